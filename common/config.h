@@ -1,0 +1,48 @@
+#pragma once
+// Typed reading of environment variables. Every problem is collected so that a process
+// refuses to start with one message naming every bad setting, not just the first.
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace feedback {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct HostPort {
+  std::string host;
+  int port = 0;
+};
+
+class Env {
+ public:
+  using Lookup = std::function<const char*(const char*)>;
+  explicit Env(Lookup lookup = nullptr);
+
+  std::string text(const char* name, std::string fallback);
+  std::string requiredText(const char* name);
+  int integer(const char* name, int fallback, int min, int max);
+  double number(const char* name, double fallback, double min, double max);
+  bool boolean(const char* name, bool fallback);
+  // "host:port", e.g. a peer's gRPC address.
+  HostPort address(const char* name, const std::string& fallback);
+  // "redis://host:port[/db]".
+  HostPort redisUrl(const char* name, const std::string& fallback);
+  // Throws ConfigError listing every problem seen so far.
+  void check() const;
+
+ private:
+  const char* raw(const char* name) const;
+  std::vector<std::string> problems_;
+  Lookup lookup_;
+};
+
+// Parses "host:port"; false when malformed or the port is out of range.
+bool parseHostPort(const std::string& text, HostPort& out);
+
+}  // namespace feedback

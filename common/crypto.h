@@ -1,0 +1,26 @@
+#pragma once
+// Thin wrappers over OpenSSL: hashing, MACs, encoding and secure randomness.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace feedback::crypto {
+
+// Lowercase hex SHA-256 of `data`.
+std::string sha256Hex(std::string_view data);
+// Raw 32-byte HMAC-SHA256.
+std::string hmacSha256(std::string_view key, std::string_view data);
+std::string base64Encode(std::string_view bytes);
+// nullopt when `text` is not valid standard base64.
+std::optional<std::string> base64Decode(std::string_view text);
+std::string toHex(std::string_view bytes);
+// Cryptographically secure; throws std::runtime_error when the RNG fails.
+std::string randomBytes(std::size_t count);
+// [A-Za-z0-9]{count}, uniformly distributed (rejection sampling).
+std::string randomBase62(std::size_t count);
+// Compares in time independent of where the inputs differ.
+bool constantTimeEquals(std::string_view a, std::string_view b);
+
+}  // namespace feedback::crypto

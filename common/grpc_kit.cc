@@ -1,0 +1,109 @@
+#include "common/grpc_kit.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <pqxx/except>
+
+#include <chrono>
+
+#include "common/log.h"
+#include "common/process.h"
+#include "feedback/common/v1/common.pb.h"
+
+namespace feedback::grpckit {
+
+grpc::Status toStatus(const ApiError& error) {
+  feedback::common::v1::ErrorInfo info;
+  info.set_code(std::string(error.spec().name));
+  info.set_message(error.what());
+  for (const auto& [path, message] : error.details()) (*info.mutable_details())[path] = message;
+  return grpc::Status(static_cast<grpc::StatusCode>(error.spec().grpc_status), error.what(),
+                      info.SerializeAsString());
+}
+
+ApiError fromStatus(const grpc::Status& status) {
+  feedback::common::v1::ErrorInfo info;
+  if (!status.error_details().empty() && info.ParseFromString(status.error_details())) {
+    if (auto code = errorCodeFromName(info.code())) {
+      ErrorDetails details(info.details().begin(), info.details().end());
+      return ApiError(*code, info.message(), std::move(details));
+    }
+  }
+  switch (status.error_code()) {
+    case grpc::StatusCode::UNAVAILABLE:
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+    case grpc::StatusCode::CANCELLED:
+      return ApiError(ErrorCode::kServiceUnavailable);
+    case grpc::StatusCode::NOT_FOUND:
+      return ApiError(ErrorCode::kNotFound);
+    default:
+      log::error("grpc_unexpected_status", {{"code", static_cast<int>(status.error_code())},
+                                            {"message", status.error_message()}});
+      return ApiError(ErrorCode::kInternalError);
+  }
+}
+
+grpc::Status guarded(const std::function<void()>& body) {
+  try {
+    body();
+    return grpc::Status::OK;
+  } catch (const ApiError& e) {
+    return toStatus(e);
+  } catch (const pqxx::broken_connection& e) {
+    log::warn("postgres_connection_lost", {{"error", e.what()}});
+    return toStatus(ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable."));
+  } catch (const std::exception& e) {
+    log::error("handler_failed", {{"error", e.what()}});
+    return toStatus(ApiError(ErrorCode::kInternalError));
+  }
+}
+
+grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,
+                                 std::function<void(PgSession&)> body) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  bool queued = pool.trySubmit([reactor, body = std::move(body)](PgSession& session) {
+    reactor->Finish(guarded([&] { body(session); }));
+  });
+  if (!queued) {
+    reactor->Finish(toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy.")));
+  }
+  return reactor;
+}
+
+std::shared_ptr<grpc::Channel> makeChannel(const std::string& address) {
+  grpc::ChannelArguments args;
+  // Fail fast instead of queueing while a peer is down; the gateway answers 503 at once.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+}
+
+bool channelUsable(grpc::Channel& channel) {
+  auto state = channel.GetState(true);
+  return state != GRPC_CHANNEL_TRANSIENT_FAILURE && state != GRPC_CHANNEL_SHUTDOWN;
+}
+
+std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,
+                                          int* bound_port) {
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("0.0.0.0:" + std::to_string(port), grpc::InsecureServerCredentials(),
+                           bound_port);
+  for (auto* s : services) builder.RegisterService(s);
+  auto server = builder.BuildAndStart();
+  if (!server) throw std::runtime_error("cannot listen on gRPC port " + std::to_string(port));
+  return server;
+}
+
+void serveUntilSignal(grpc::Server& server, int drain_seconds) {
+  int signal_number = process::waitForTerminationSignal();
+  log::info("draining", {{"signal", signal_number}});
+  server.GetHealthCheckService()->Shutdown();
+  server.Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(drain_seconds));
+}
+
+}  // namespace feedback::grpckit

@@ -1,0 +1,43 @@
+#pragma once
+// The small gRPC kit every process uses: error mapping between ApiError and grpc::Status,
+// channel and server construction with health checking and reflection, and the bridge that
+// runs a blocking handler body on the PostgreSQL worker pool instead of a reactor thread.
+
+#include <grpcpp/grpcpp.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/errors.h"
+#include "common/pg_pool.h"
+
+namespace feedback::grpckit {
+
+grpc::Status toStatus(const ApiError& error);
+// The ApiError a failed status stands for; transport failures become kServiceUnavailable.
+ApiError fromStatus(const grpc::Status& status);
+
+// Runs `body` and converts what it throws into a status (logging unexpected exceptions).
+grpc::Status guarded(const std::function<void()>& body);
+
+// Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL.
+grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,
+                                 std::function<void(PgSession&)> body);
+
+std::shared_ptr<grpc::Channel> makeChannel(const std::string& address);
+// False while the channel cannot reach its peer (TRANSIENT_FAILURE or SHUTDOWN); asks an
+// idle channel to connect.
+bool channelUsable(grpc::Channel& channel);
+
+// Builds and starts a server on 0.0.0.0:port (0 = any free port, reported in *bound_port)
+// with the health service and server reflection enabled.
+std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,
+                                          int* bound_port);
+
+// Blocks until SIGTERM or SIGINT (see process::blockTerminationSignals), then shuts the server down
+// gracefully (in-flight calls finish within `drain_seconds`).
+void serveUntilSignal(grpc::Server& server, int drain_seconds = 10);
+
+}  // namespace feedback::grpckit

@@ -1,0 +1,82 @@
+#include "common/pg_pool.h"
+
+#include <pqxx/pqxx>
+
+#include "common/errors.h"
+#include "common/log.h"
+
+namespace feedback {
+
+PgSession::PgSession(const std::string& url) : url_(url) {}
+PgSession::~PgSession() = default;
+
+pqxx::connection& PgSession::connection() {
+  if (!connection_) {
+    try {
+      connection_ = std::make_unique<pqxx::connection>(url_);
+      if (prepare_) prepare_(*connection_);
+    } catch (const std::exception& e) {
+      connection_.reset();
+      log::warn("postgres_connect_failed", {{"error", e.what()}});
+      throw ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable.");
+    }
+  }
+  return *connection_;
+}
+
+void PgSession::dropIfBroken() {
+  if (connection_ && !connection_->is_open()) connection_.reset();
+}
+
+PgPool::PgPool(std::string url, int workers, std::size_t queue_limit,
+               std::function<void(pqxx::connection&)> prepare)
+    : url_(std::move(url)), queue_limit_(queue_limit), prepare_(std::move(prepare)) {
+  for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { run(); });
+}
+
+PgPool::~PgPool() {
+  stop();
+}
+
+bool PgPool::trySubmit(Job job) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || queue_.size() >= queue_limit_) return false;
+    queue_.push_back(std::move(job));
+  }
+  ready_.notify_one();
+  return true;
+}
+
+void PgPool::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+  }
+  ready_.notify_all();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
+}
+
+void PgPool::run() {
+  PgSession session(url_);
+  session.prepare_ = prepare_;
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(mutex_);
+      // Drain what was accepted before stopping: an accepted job is always answered.
+      ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    job(session);
+    session.dropIfBroken();
+  }
+}
+
+}  // namespace feedback

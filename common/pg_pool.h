@@ -1,0 +1,61 @@
+#pragma once
+// A fixed set of worker threads, each owning one PostgreSQL connection. Callers on I/O or
+// gRPC reactor threads hand work over with trySubmit() and never block: when the queue is
+// full the submission is refused and the caller answers 503.
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <pqxx/connection>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace feedback {
+
+class PgSession {
+ public:
+  explicit PgSession(const std::string& url);
+  ~PgSession();
+  // The open connection, (re)connecting when needed; throws ApiError(kServiceUnavailable)
+  // when PostgreSQL cannot be reached.
+  pqxx::connection& connection();
+
+ private:
+  friend class PgPool;
+  void dropIfBroken();
+  const std::string& url_;
+  std::unique_ptr<pqxx::connection> connection_;
+  std::function<void(pqxx::connection&)> prepare_;
+};
+
+class PgPool {
+ public:
+  using Job = std::function<void(PgSession&)>;
+  // `prepare` runs on every new connection, e.g. to prepare statements.
+  PgPool(std::string url, int workers, std::size_t queue_limit,
+         std::function<void(pqxx::connection&)> prepare = nullptr);
+  ~PgPool();
+  PgPool(const PgPool&) = delete;
+  PgPool& operator=(const PgPool&) = delete;
+
+  // False when the queue is full or the pool is stopping; the job is then not run.
+  bool trySubmit(Job job);
+  void stop();
+
+ private:
+  void run();
+  std::string url_;
+  std::size_t queue_limit_;
+  std::function<void(pqxx::connection&)> prepare_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Job> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace feedback

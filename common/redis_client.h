@@ -1,0 +1,48 @@
+#pragma once
+// An asynchronous Redis client: hiredis's async context driven by Asio on one dedicated
+// thread. Commands are pipelined on one connection; it reconnects by itself, and a command
+// not answered within the timeout fails (and drops the connection) instead of hanging.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace feedback {
+
+struct RedisReply {
+  enum class Type { kNil, kString, kStatus, kInteger, kArray, kError };
+  Type type = Type::kNil;
+  std::string str;
+  long long integer = 0;
+  std::vector<RedisReply> elements;
+};
+
+class RedisClient {
+ public:
+  // nullopt: no answer (Redis unreachable, connection lost or command timed out).
+  using Callback = std::function<void(std::optional<RedisReply>)>;
+
+  RedisClient(std::string host, int port,
+              std::chrono::milliseconds timeout = std::chrono::milliseconds(500));
+  ~RedisClient();
+  RedisClient(const RedisClient&) = delete;
+  RedisClient& operator=(const RedisClient&) = delete;
+
+  // Thread-safe. The callback runs on the client's own thread and must not block.
+  void command(std::vector<std::string> args, Callback callback);
+  // For worker threads only (never an I/O thread): waits for the answer.
+  std::optional<RedisReply> commandSync(std::vector<std::string> args);
+  bool connected() const;
+
+  // Opaque; public only so that the implementation's connection type can name it.
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace feedback

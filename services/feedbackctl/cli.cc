@@ -1,0 +1,84 @@
+#include "services/feedbackctl/cli.h"
+
+#include <stdexcept>
+
+namespace feedback::ctl {
+
+const char* const kUsage =
+    "usage:\n"
+    "  feedbackctl workspace create --name NAME [--plan free|pro|enterprise]\n"
+    "                               [--subdomain S] [--rate-limit N] [--link-quota N]\n"
+    "  feedbackctl workspace set-plan WORKSPACE_UUID free|pro|enterprise\n"
+    "Talks gRPC to the tokens service at $TOKENS_ADDR (default 127.0.0.1:50051) and prints\n"
+    "one JSON object.\n";
+
+namespace {
+
+int parseCount(const std::string& flag, const std::string& text) {
+  std::size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || value < 0) {
+    throw std::invalid_argument(flag + " needs a non-negative integer, got '" + text + "'");
+  }
+  return value;
+}
+
+void requirePlan(const std::string& plan) {
+  if (plan != "free" && plan != "pro" && plan != "enterprise") {
+    throw std::invalid_argument("plan must be free, pro or enterprise, got '" + plan + "'");
+  }
+}
+
+}  // namespace
+
+Command parseArguments(const std::vector<std::string>& args) {
+  Command command;
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    command.help = true;
+    return command;
+  }
+  if (args[0] != "workspace" || args.size() < 2) {
+    throw std::invalid_argument("unknown command '" + args[0] + "'");
+  }
+  if (args[1] == "create") {
+    CreateWorkspaceCommand create;
+    bool has_name = false;
+    for (std::size_t i = 2; i < args.size(); ++i) {
+      const std::string& flag = args[i];
+      if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
+      const std::string& value = args[++i];
+      if (flag == "--name") {
+        create.name = value;
+        has_name = true;
+      } else if (flag == "--plan") {
+        requirePlan(value);
+        create.plan = value;
+      } else if (flag == "--subdomain") {
+        create.subdomain = value;
+      } else if (flag == "--rate-limit") {
+        create.rate_limit = parseCount(flag, value);
+      } else if (flag == "--link-quota") {
+        create.link_quota = parseCount(flag, value);
+      } else {
+        throw std::invalid_argument("unknown option '" + flag + "'");
+      }
+    }
+    if (!has_name) throw std::invalid_argument("workspace create needs --name");
+    command.create_workspace = create;
+    return command;
+  }
+  if (args[1] == "set-plan") {
+    if (args.size() != 4) throw std::invalid_argument("workspace set-plan needs UUID and PLAN");
+    requirePlan(args[3]);
+    command.set_plan = SetPlanCommand{args[2], args[3]};
+    return command;
+  }
+  throw std::invalid_argument("unknown workspace command '" + args[1] + "'");
+}
+
+}  // namespace feedback::ctl

@@ -1,0 +1,33 @@
+#pragma once
+// Argument parsing for feedbackctl, separate from I/O so that it is unit-tested.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace feedback::ctl {
+
+struct CreateWorkspaceCommand {
+  std::string name;
+  std::string plan = "free";
+  std::string subdomain;
+  std::optional<int> rate_limit;
+  std::optional<int> link_quota;
+};
+
+struct SetPlanCommand {
+  std::string workspace_uuid;
+  std::string plan;
+};
+
+struct Command {
+  std::optional<CreateWorkspaceCommand> create_workspace;
+  std::optional<SetPlanCommand> set_plan;
+  bool help = false;
+};
+
+// Throws std::invalid_argument with a message for the user on bad arguments.
+Command parseArguments(const std::vector<std::string>& args);
+extern const char* const kUsage;
+
+}  // namespace feedback::ctl

@@ -1,0 +1,89 @@
+// feedbackctl: the admin command line (workspaces and plans), talking gRPC to tokens.
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+
+#include "common/grpc_kit.h"
+#include "common/json_writer.h"
+#include "feedback/tokens/v1/tokens.grpc.pb.h"
+#include "services/feedbackctl/cli.h"
+
+namespace {
+
+namespace tv1 = feedback::tokens::v1;
+
+void printWorkspace(const feedback::common::v1::Workspace& ws, const std::string* api_key) {
+  std::string out;
+  feedback::JsonWriter json(out);
+  json.beginObject()
+      .field("workspace_uuid", ws.uuid())
+      .field("name", ws.name())
+      .field("subdomain", ws.subdomain())
+      .field("host", ws.host())
+      .field("plan", ws.plan())
+      .field("rate_limit", ws.rate_limit())
+      .key("link_quota");
+  if (ws.link_quota() < 0) {
+    json.null();
+  } else {
+    json.integer(ws.link_quota());
+  }
+  if (api_key) json.field("api_key", *api_key);
+  json.endObject();
+  std::cout << out << std::endl;
+}
+
+int fail(const grpc::Status& status) {
+  feedback::ApiError error = feedback::grpckit::fromStatus(status);
+  std::cerr << "feedbackctl: " << error.what();
+  for (const auto& [path, message] : error.details())
+    std::cerr << " (" << path << ": " << message << ")";
+  std::cerr << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  feedback::ctl::Command command;
+  try {
+    command = feedback::ctl::parseArguments(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "feedbackctl: " << e.what() << "\n" << feedback::ctl::kUsage;
+    return 2;
+  }
+  if (command.help) {
+    std::cout << feedback::ctl::kUsage;
+    return 0;
+  }
+  const char* addr = std::getenv("TOKENS_ADDR");
+  auto stub = tv1::TokensService::NewStub(
+      feedback::grpckit::makeChannel(addr && *addr ? addr : "127.0.0.1:50051"));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  // Waits for the tokens service to come up instead of failing at once.
+  context.set_wait_for_ready(true);
+
+  if (command.create_workspace) {
+    const auto& c = *command.create_workspace;
+    tv1::CreateWorkspaceRequest request;
+    request.set_name(c.name);
+    request.set_plan(c.plan);
+    request.set_subdomain(c.subdomain);
+    if (c.rate_limit) request.set_rate_limit(*c.rate_limit);
+    if (c.link_quota) request.set_link_quota(*c.link_quota);
+    tv1::CreateWorkspaceResponse response;
+    auto status = stub->CreateWorkspace(&context, request, &response);
+    if (!status.ok()) return fail(status);
+    printWorkspace(response.workspace(), &response.api_key());
+    return 0;
+  }
+  tv1::SetWorkspacePlanRequest request;
+  request.set_workspace_uuid(command.set_plan->workspace_uuid);
+  request.set_plan(command.set_plan->plan);
+  tv1::SetWorkspacePlanResponse response;
+  auto status = stub->SetWorkspacePlan(&context, request, &response);
+  if (!status.ok()) return fail(status);
+  printWorkspace(response.workspace(), nullptr);
+  return 0;
+}

@@ -1,0 +1,146 @@
+#include "services/gateway/gateway.h"
+
+#include "common/ids.h"
+#include "common/log.h"
+#include "common/scopes.h"
+#include "services/gateway/http/json_input.h"
+#include "services/gateway/http/responses.h"
+
+namespace feedback::gateway {
+namespace {
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+bool carriesBody(std::string_view method) {
+  return method == "POST" || method == "PUT" || method == "PATCH";
+}
+
+}  // namespace
+
+std::string requestIdFor(const HttpRequest& request) {
+  std::string_view given = request.header("x-request-id");
+  bool sane = !given.empty() && given.size() <= 128;
+  for (char c : given) sane = sane && c > 0x20 && c < 0x7f && c != '"';
+  return sane ? std::string(given) : newRequestId();
+}
+
+std::string_view bearerToken(std::string_view authorization) {
+  authorization = trim(authorization);
+  auto space = authorization.find(' ');
+  if (space == std::string_view::npos) return {};
+  if (!equalsIgnoreCase(authorization.substr(0, space), "Bearer")) return {};
+  return trim(authorization.substr(space + 1));
+}
+
+bool isJsonMediaType(std::string_view content_type) {
+  return equalsIgnoreCase(trim(content_type.substr(0, content_type.find(';'))), "application/json");
+}
+
+void Gateway::handle(HttpRequest request, Respond respond) {
+  auto ctx = std::make_shared<RequestContext>();
+  ctx->request = std::move(request);
+  ctx->request_id = requestIdFor(ctx->request);
+  Respond finish = [this, ctx, respond = std::move(respond)](HttpResponse response) {
+    response.setHeader("X-Request-Id", ctx->request_id);
+    metrics_.countResponse(response.status);
+    if (response.status >= 500) {
+      log::warn("request_failed", {{"status", response.status},
+                                   {"method", ctx->request.method},
+                                   {"path", ctx->request.path()},
+                                   {"request_id", ctx->request_id}});
+    }
+    respond(std::move(response));
+  };
+
+  auto resolution = routes_.resolve(ctx->request.method, ctx->request.path());
+  switch (resolution.outcome) {
+    case Routes::Outcome::kNotFound:
+      return finish(
+          errorResponse(ApiError(ErrorCode::kNotFound, "No such resource."), ctx->request_id));
+    case Routes::Outcome::kRedirect: {
+      std::string location(ctx->request.path());
+      location += '/';
+      if (!ctx->request.query().empty()) {
+        location += '?';
+        location += ctx->request.query();
+      }
+      HttpResponse response = messageResponse("Moved Permanently: every path ends with '/'.");
+      response.status = 301;
+      response.setHeader("Location", std::move(location));
+      return finish(std::move(response));
+    }
+    case Routes::Outcome::kMethodNotAllowed: {
+      HttpResponse response =
+          errorResponse(ApiError(ErrorCode::kMethodNotAllowed,
+                                 "Method " + ctx->request.method + " is not allowed here."),
+                        ctx->request_id);
+      response.setHeader("Allow", resolution.allow);
+      return finish(std::move(response));
+    }
+    case Routes::Outcome::kFound:
+      break;
+  }
+  const Routes::Route& route = *resolution.route;
+  ctx->params = std::move(resolution.params);
+
+  std::string_view key = bearerToken(ctx->request.header("authorization"));
+  if (key.empty()) {
+    return finish(errorResponse(ApiError(ErrorCode::kAuthenticationRequired), ctx->request_id));
+  }
+  authenticator_.authenticate(key, [this, ctx, &route, finish](AuthOutcome outcome) {
+    switch (outcome.kind) {
+      case AuthOutcome::Kind::kRejected:
+        return finish(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
+      case AuthOutcome::Kind::kUnavailable:
+        return finish(errorResponse(
+            ApiError(ErrorCode::kServiceUnavailable, "Authentication is unavailable."),
+            ctx->request_id));
+      case AuthOutcome::Kind::kAccepted:
+        break;
+    }
+    ctx->caller = std::move(outcome.caller);
+    if (!route.scope.empty() && !scopes::holds(ctx->caller.scopes(), route.scope)) {
+      return finish(errorResponse(
+          ApiError(ErrorCode::kInsufficientScope,
+                   "This operation needs an API key with scope '" + route.scope + "'."),
+          ctx->request_id));
+    }
+    post_([this, ctx, &route, finish] { dispatch(ctx, route, finish); });
+  });
+}
+
+void Gateway::dispatch(const ContextPtr& ctx, const Routes::Route& route, const Respond& respond) {
+  try {
+    if (carriesBody(ctx->request.method)) {
+      bool has_type = ctx->request.hasHeader("content-type");
+      if ((has_type || !ctx->request.body.empty()) &&
+          !isJsonMediaType(ctx->request.header("content-type"))) {
+        throw ApiError(ErrorCode::kUnsupportedMediaType);
+      }
+      ctx->body = parseJsonObject(ctx->request.body);
+    }
+    route.handler(ctx, respond);
+  } catch (const ApiError& e) {
+    respond(errorResponse(e, ctx->request_id));
+  } catch (const std::exception& e) {
+    log::error("handler_failed", {{"error", e.what()}, {"request_id", ctx->request_id}});
+    respond(errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
+  }
+}
+
+}  // namespace feedback::gateway

@@ -1,0 +1,40 @@
+#pragma once
+// The request pipeline, the same for every API route: request id, routing (404, 301, 405),
+// authentication (401), scope (403), body checks (415, 400), then the route's handler.
+
+#include <functional>
+
+#include "services/gateway/auth/authenticator.h"
+#include "services/gateway/metrics.h"
+#include "services/gateway/routes/request_context.h"
+
+namespace feedback::gateway {
+
+// Runs a task on an I/O thread (work such as JSON parsing must not occupy the Redis or gRPC
+// completion threads that deliver authentication results).
+using Post = std::function<void(std::function<void()>)>;
+
+class Gateway {
+ public:
+  Gateway(const Routes& routes, Authenticator& authenticator, Metrics& metrics, Post post)
+      : routes_(routes), authenticator_(authenticator), metrics_(metrics), post_(std::move(post)) {}
+
+  void handle(HttpRequest request, Respond respond);
+
+ private:
+  void dispatch(const ContextPtr& ctx, const Routes::Route& route, const Respond& respond);
+
+  const Routes& routes_;
+  Authenticator& authenticator_;
+  Metrics& metrics_;
+  Post post_;
+};
+
+// The client's X-Request-Id when it is sane (1-128 visible ASCII characters), else a new one.
+std::string requestIdFor(const HttpRequest& request);
+// The key of an "Authorization: Bearer <key>" header; empty when there is none.
+std::string_view bearerToken(std::string_view authorization);
+// True for "application/json", with or without parameters such as charset.
+bool isJsonMediaType(std::string_view content_type);
+
+}  // namespace feedback::gateway

@@ -1,0 +1,18 @@
+#pragma once
+// Building answers: JSON bodies and the contract's error body (API-CONTRACT.md section 2),
+// in exactly one place.
+
+#include <string>
+
+#include "common/errors.h"
+#include "services/gateway/http/message.h"
+
+namespace feedback::gateway {
+
+HttpResponse jsonResponse(int status, std::string body);
+// {"error": {"code", "message", "details"?, "request_id"}} with the error's HTTP status and
+// the headers its code requires (WWW-Authenticate, Retry-After).
+HttpResponse errorResponse(const ApiError& error, const std::string& request_id);
+HttpResponse messageResponse(std::string_view message);
+
+}  // namespace feedback::gateway

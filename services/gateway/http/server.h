@@ -1,0 +1,54 @@
+#pragma once
+// The HTTP/1.1 server: Boost.Beast on a pool of I/O threads, one strand per connection,
+// keep-alive, a deadline on every read and write, and limits on header and body size so that
+// a slow or huge client cannot hold resources. Only server.cc includes Beast.
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "common/errors.h"
+#include "services/gateway/http/message.h"
+
+namespace feedback::gateway {
+
+struct HttpServerOptions {
+  std::string address = "0.0.0.0";
+  int port = 0;  // 0: any free port
+  int threads = 1;
+  std::size_t body_limit = 1024 * 1024;
+  std::size_t header_limit = 16 * 1024;
+  std::chrono::milliseconds read_timeout{30000};
+  std::chrono::milliseconds write_timeout{30000};
+  std::size_t max_connections = 20000;
+};
+
+// Renders a transport-level error (413, 431, malformed request) in the API's error format.
+using TransportErrorResponder = std::function<HttpResponse(ErrorCode)>;
+
+class HttpServer {
+ public:
+  HttpServer(HttpServerOptions options, HttpHandler handler, TransportErrorResponder errors);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and starts the I/O threads; throws when the port cannot be bound.
+  void start();
+  int port() const;
+  // Stops accepting, waits up to `drain` for requests in flight, then stops.
+  void stop(std::chrono::milliseconds drain);
+  std::size_t openConnections() const;
+  // Runs `task` on one of the I/O threads.
+  void post(std::function<void()> task);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace feedback::gateway

@@ -1,0 +1,29 @@
+#include "services/gateway/metrics.h"
+
+namespace feedback::gateway {
+
+void Metrics::countResponse(int status) {
+  int index = status / 100;
+  if (index >= 1 && index <= 5) ++by_class_[index];
+}
+
+std::string Metrics::render(std::size_t open_connections) const {
+  std::string out;
+  out += "# TYPE gateway_http_responses_total counter\n";
+  for (int i = 1; i <= 5; ++i) {
+    out += "gateway_http_responses_total{class=\"" + std::to_string(i) + "xx\"} " +
+           std::to_string(by_class_[i].load()) + "\n";
+  }
+  out += "# TYPE gateway_key_cache_total counter\n";
+  out += "gateway_key_cache_total{outcome=\"hit\"} " + std::to_string(key_cache_hits) + "\n";
+  out += "gateway_key_cache_total{outcome=\"miss\"} " + std::to_string(key_cache_misses) + "\n";
+  out +=
+      "gateway_key_cache_total{outcome=\"bypassed\"} " + std::to_string(key_cache_bypassed) + "\n";
+  out += "gateway_key_cache_total{outcome=\"fill_failed\"} " +
+         std::to_string(key_cache_fill_failures) + "\n";
+  out += "# TYPE gateway_open_connections gauge\n";
+  out += "gateway_open_connections " + std::to_string(open_connections) + "\n";
+  return out;
+}
+
+}  // namespace feedback::gateway

@@ -1,0 +1,38 @@
+#include "services/links/links_grpc.h"
+
+#include "common/grpc_kit.h"
+#include "services/links/pg_links_store.h"
+
+namespace feedback::links {
+
+template <class Request, class Response, class Method>
+grpc::ServerUnaryReactor* LinksGrpc::run(grpc::CallbackServerContext* context,
+                                         const Request* request, Response* response,
+                                         Method method) {
+  return grpckit::onPool(context, pool_, [this, request, response, method](PgSession& session) {
+    PgLinksStore store(session.connection());
+    *response = (service_.*method)(store, *request);
+  });
+}
+
+grpc::ServerUnaryReactor* LinksGrpc::CreateLink(grpc::CallbackServerContext* c,
+                                                const v1::CreateLinkRequest* q,
+                                                v1::CreateLinkResponse* r) {
+  return run(c, q, r, &LinksService::createLink);
+}
+grpc::ServerUnaryReactor* LinksGrpc::GetLink(grpc::CallbackServerContext* c,
+                                             const v1::GetLinkRequest* q, v1::GetLinkResponse* r) {
+  return run(c, q, r, &LinksService::getLink);
+}
+grpc::ServerUnaryReactor* LinksGrpc::ListLinks(grpc::CallbackServerContext* c,
+                                               const v1::ListLinksRequest* q,
+                                               v1::ListLinksResponse* r) {
+  return run(c, q, r, &LinksService::listLinks);
+}
+grpc::ServerUnaryReactor* LinksGrpc::DeleteLink(grpc::CallbackServerContext* c,
+                                                const v1::DeleteLinkRequest* q,
+                                                v1::DeleteLinkResponse* r) {
+  return run(c, q, r, &LinksService::deleteLink);
+}
+
+}  // namespace feedback::links

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "common/pg_pool.h"
+#include "feedback/links/v1/links.grpc.pb.h"
+#include "services/links/links_service.h"
+
+namespace feedback::links {
+
+// Thin adapter: every RPC runs LinksService on the worker pool with a PgLinksStore.
+class LinksGrpc final : public v1::LinksService::CallbackService {
+ public:
+  LinksGrpc(LinksService& service, PgPool& pool) : service_(service), pool_(pool) {}
+
+  grpc::ServerUnaryReactor* CreateLink(grpc::CallbackServerContext* context,
+                                       const v1::CreateLinkRequest* request,
+                                       v1::CreateLinkResponse* response) override;
+  grpc::ServerUnaryReactor* GetLink(grpc::CallbackServerContext* context,
+                                    const v1::GetLinkRequest* request,
+                                    v1::GetLinkResponse* response) override;
+  grpc::ServerUnaryReactor* ListLinks(grpc::CallbackServerContext* context,
+                                      const v1::ListLinksRequest* request,
+                                      v1::ListLinksResponse* response) override;
+  grpc::ServerUnaryReactor* DeleteLink(grpc::CallbackServerContext* context,
+                                       const v1::DeleteLinkRequest* request,
+                                       v1::DeleteLinkResponse* response) override;
+
+ private:
+  template <class Request, class Response, class Method>
+  grpc::ServerUnaryReactor* run(grpc::CallbackServerContext* context, const Request* request,
+                                Response* response, Method method);
+
+  LinksService& service_;
+  PgPool& pool_;
+};
+
+}  // namespace feedback::links

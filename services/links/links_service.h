@@ -1,0 +1,45 @@
+#pragma once
+// The rules of feedback links and their questions. Knows nothing of gRPC or SQL.
+
+#include <string>
+
+#include "feedback/links/v1/links.pb.h"
+#include "services/links/links_store.h"
+
+namespace feedback::links {
+
+namespace v1 = feedback::links::v1;
+
+struct LinksSettings {
+  // Scheme of public_url: "<scheme>://<workspace host>/i/<slug>".
+  std::string public_scheme = "https";
+};
+
+class LinksService {
+ public:
+  explicit LinksService(LinksSettings settings) : settings_(std::move(settings)) {}
+
+  v1::CreateLinkResponse createLink(LinksStore& store, const v1::CreateLinkRequest& request);
+  v1::GetLinkResponse getLink(LinksStore& store, const v1::GetLinkRequest& request);
+  v1::ListLinksResponse listLinks(LinksStore& store, const v1::ListLinksRequest& request);
+  v1::DeleteLinkResponse deleteLink(LinksStore& store, const v1::DeleteLinkRequest& request);
+
+ private:
+  void present(v1::Link& link, const feedback::common::v1::Caller& caller) const;
+  LinksSettings settings_;
+};
+
+inline constexpr std::size_t kMaxSlugLength = 64;
+inline constexpr std::size_t kMaxFieldKeyLength = 64;
+
+// ^[a-z0-9]+(-[a-z0-9]+)*$, at most 64 characters (API-CONTRACT.md section 2).
+bool isValidSlug(const std::string& slug);
+// The slug a name yields ("Customer NPS Survey" -> "customer-nps-survey"); "link" when the
+// name has no ASCII letters or digits. Leaves room for a "-N" suffix.
+std::string slugFromName(const std::string& name);
+// ^[a-z0-9]+(_[a-z0-9]+)*$, at most 64 characters.
+bool isValidFieldKey(const std::string& key);
+// The field_key a prompt yields ("Overall satisfaction" -> "overall_satisfaction").
+std::string fieldKeyFromPrompt(const std::string& prompt);
+
+}  // namespace feedback::links

@@ -1,0 +1,53 @@
+// links: feedback links and their questions over gRPC (feedback.links.v1.LinksService).
+#include <iostream>
+#include <thread>
+
+#include "common/config.h"
+#include "common/grpc_kit.h"
+#include "common/log.h"
+#include "common/migrations.h"
+#include "common/process.h"
+#include "services/links/links_grpc.h"
+#include "services/links/pg_links_store.h"
+
+namespace feedback::links {
+std::vector<Migration> migrations();
+}
+
+int main() {
+  using namespace feedback;
+  process::blockTerminationSignals();
+  log::setService("links");
+  Env env;
+  const int port = env.integer("LINKS_PORT", 50052, 0, 65535);
+  const std::string database_url = env.requiredText("DATABASE_URL");
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int pool_size = env.integer("PG_POOL_SIZE", std::max(2, cores), 1, 256);
+  links::LinksSettings settings{env.text("PUBLIC_SCHEME", "https")};
+  if (settings.public_scheme != "https" && settings.public_scheme != "http") {
+    std::cerr << "links: invalid configuration:\n  PUBLIC_SCHEME must be http or https\n";
+    return 2;
+  }
+  try {
+    env.check();
+  } catch (const ConfigError& e) {
+    std::cerr << "links: " << e.what() << "\n";
+    return 2;
+  }
+
+  try {
+    applyMigrations(database_url, "links", links::migrations());
+    links::LinksService service(settings);
+    PgPool pool(database_url, pool_size, 4096, &links::PgLinksStore::prepare);
+    links::LinksGrpc adapter(service, pool);
+    int bound = 0;
+    auto server = grpckit::startServer({&adapter}, port, &bound);
+    log::info("listening", {{"port", bound}, {"pg_pool", pool_size}});
+    grpckit::serveUntilSignal(*server);
+    pool.stop();
+  } catch (const std::exception& e) {
+    log::error("fatal", {{"error", e.what()}});
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <pqxx/connection>
+
+#include "services/links/links_store.h"
+
+namespace feedback::links {
+namespace v1 = feedback::links::v1;
+}
+
+namespace feedback::links {
+
+// LinksStore on PostgreSQL (schema `links`), through prepared statements.
+class PgLinksStore final : public LinksStore {
+ public:
+  explicit PgLinksStore(pqxx::connection& connection) : connection_(connection) {}
+  static void prepare(pqxx::connection& connection);
+
+  InsertOutcome insertLink(const std::string& workspace_uuid, int link_quota,
+                           const std::string& slug_base, v1::Link& link) override;
+  std::optional<v1::Link> findLink(const std::string& workspace_uuid,
+                                   const std::string& link_uuid) override;
+  int64_t countLinks(const std::string& workspace_uuid, const LinkFilter& filter) override;
+  std::vector<v1::Link> listLinks(const std::string& workspace_uuid, const LinkFilter& filter,
+                                  int64_t offset, int limit) override;
+  bool deleteLink(const std::string& workspace_uuid, const std::string& link_uuid) override;
+
+ private:
+  pqxx::connection& connection_;
+};
+
+}  // namespace feedback::links

@@ -1,0 +1,54 @@
+// tokens: workspaces, plans and API keys over gRPC (feedback.tokens.v1.TokensService).
+#include <iostream>
+#include <thread>
+
+#include "common/config.h"
+#include "common/grpc_kit.h"
+#include "common/log.h"
+#include "common/migrations.h"
+#include "common/process.h"
+#include "common/redis_client.h"
+#include "services/tokens/pg_tokens_store.h"
+#include "services/tokens/redis_key_cache.h"
+#include "services/tokens/tokens_grpc.h"
+
+namespace feedback::tokens {
+std::vector<Migration> migrations();
+}
+
+int main() {
+  using namespace feedback;
+  process::blockTerminationSignals();
+  log::setService("tokens");
+  Env env;
+  const int port = env.integer("TOKENS_PORT", 50051, 0, 65535);
+  const std::string database_url = env.requiredText("DATABASE_URL");
+  const HostPort redis_address = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int pool_size = env.integer("PG_POOL_SIZE", std::max(2, cores), 1, 256);
+  tokens::TokensSettings settings{env.text("PUBLIC_HOST_SUFFIX", "localhost")};
+  try {
+    env.check();
+  } catch (const ConfigError& e) {
+    std::cerr << "tokens: " << e.what() << "\n";
+    return 2;
+  }
+
+  try {
+    applyMigrations(database_url, "tokens", tokens::migrations());
+    RedisClient redis(redis_address.host, redis_address.port);
+    tokens::RedisKeyCache cache(redis);
+    tokens::TokensService service(settings, cache);
+    PgPool pool(database_url, pool_size, 4096, &tokens::PgTokensStore::prepare);
+    tokens::TokensGrpc adapter(service, pool);
+    int bound = 0;
+    auto server = grpckit::startServer({&adapter}, port, &bound);
+    log::info("listening", {{"port", bound}, {"pg_pool", pool_size}});
+    grpckit::serveUntilSignal(*server);
+    pool.stop();
+  } catch (const std::exception& e) {
+    log::error("fatal", {{"error", e.what()}});
+    return 1;
+  }
+  return 0;
+}

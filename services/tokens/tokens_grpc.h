@@ -1,0 +1,42 @@
+#pragma once
+
+#include "common/pg_pool.h"
+#include "feedback/tokens/v1/tokens.grpc.pb.h"
+#include "services/tokens/tokens_service.h"
+
+namespace feedback::tokens {
+
+// Thin adapter: every RPC runs TokensService on the worker pool with a PgTokensStore.
+class TokensGrpc final : public v1::TokensService::CallbackService {
+ public:
+  TokensGrpc(TokensService& service, PgPool& pool) : service_(service), pool_(pool) {}
+
+  grpc::ServerUnaryReactor* CreateWorkspace(grpc::CallbackServerContext* context,
+                                            const v1::CreateWorkspaceRequest* request,
+                                            v1::CreateWorkspaceResponse* response) override;
+  grpc::ServerUnaryReactor* SetWorkspacePlan(grpc::CallbackServerContext* context,
+                                             const v1::SetWorkspacePlanRequest* request,
+                                             v1::SetWorkspacePlanResponse* response) override;
+  grpc::ServerUnaryReactor* VerifyKey(grpc::CallbackServerContext* context,
+                                      const v1::VerifyKeyRequest* request,
+                                      v1::VerifyKeyResponse* response) override;
+  grpc::ServerUnaryReactor* CreateToken(grpc::CallbackServerContext* context,
+                                        const v1::CreateTokenRequest* request,
+                                        v1::CreateTokenResponse* response) override;
+  grpc::ServerUnaryReactor* ListTokens(grpc::CallbackServerContext* context,
+                                       const v1::ListTokensRequest* request,
+                                       v1::ListTokensResponse* response) override;
+  grpc::ServerUnaryReactor* RevokeToken(grpc::CallbackServerContext* context,
+                                        const v1::RevokeTokenRequest* request,
+                                        v1::RevokeTokenResponse* response) override;
+
+ private:
+  template <class Request, class Response, class Method>
+  grpc::ServerUnaryReactor* run(grpc::CallbackServerContext* context, const Request* request,
+                                Response* response, Method method);
+
+  TokensService& service_;
+  PgPool& pool_;
+};
+
+}  // namespace feedback::tokens
