@@ -32,13 +32,6 @@ bool carriesBody(std::string_view method) {
 
 }  // namespace
 
-std::string requestIdFor(const HttpRequest& request) {
-  std::string_view given = request.header("x-request-id");
-  bool sane = !given.empty() && given.size() <= 128;
-  for (char c : given) sane = sane && c > 0x20 && c < 0x7f && c != '"';
-  return sane ? std::string(given) : newRequestId();
-}
-
 std::string_view bearerToken(std::string_view authorization) {
   authorization = trim(authorization);
   auto space = authorization.find(' ');

@@ -30,8 +30,6 @@ class Gateway {
   Post post_;
 };
 
-// The client's X-Request-Id when it is sane (1-128 visible ASCII characters), else a new one.
-std::string requestIdFor(const HttpRequest& request);
 // The key of an "Authorization: Bearer <key>" header; empty when there is none.
 std::string_view bearerToken(std::string_view authorization);
 // True for "application/json", with or without parameters such as charset.

@@ -6,7 +6,6 @@
 
 #include "common/config.h"
 #include "common/grpc_kit.h"
-#include "common/ids.h"
 #include "common/log.h"
 #include "common/process.h"
 #include "common/redis_client.h"
@@ -68,9 +67,7 @@ int main() {
     Gateway gateway(routes, authenticator, metrics, [&api_server](std::function<void()> task) {
       api_server->post(std::move(task));
     });
-    auto transport_errors = [](ErrorCode code) {
-      return errorResponse(ApiError(code), newRequestId());
-    };
+    TransportErrorResponder transport_errors = &transportErrorResponse;
     api_server = std::make_unique<HttpServer>(
         api,
         [&gateway](HttpRequest r, Respond respond) {

@@ -1,8 +1,16 @@
 #include "services/gateway/http/responses.h"
 
+#include "common/ids.h"
 #include "common/json_writer.h"
 
 namespace feedback::gateway {
+
+std::string requestIdFor(const HttpRequest& request) {
+  std::string_view given = request.header("x-request-id");
+  bool sane = !given.empty() && given.size() <= 128;
+  for (char c : given) sane = sane && c > 0x20 && c < 0x7f && c != '"';
+  return sane ? std::string(given) : newRequestId();
+}
 
 HttpResponse jsonResponse(int status, std::string body) {
   HttpResponse response;
@@ -50,6 +58,15 @@ HttpResponse messageResponse(std::string_view message) {
   std::string body;
   JsonWriter(body).beginObject().field("message", message).endObject();
   return jsonResponse(200, std::move(body));
+}
+
+HttpResponse transportErrorResponse(ErrorCode code, std::string_view client_request_id) {
+  HttpRequest request;
+  if (!client_request_id.empty()) request.headers.emplace_back("x-request-id", client_request_id);
+  std::string request_id = requestIdFor(request);
+  HttpResponse response = errorResponse(ApiError(code), request_id);
+  response.setHeader("X-Request-Id", std::move(request_id));
+  return response;
 }
 
 }  // namespace feedback::gateway

@@ -137,7 +137,10 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void answerAndDrain(ErrorCode code, int status_override = 0) {
-    HttpResponse answer = server_.errors(code);
+    std::string_view request_id;
+    // Fields parsed so far are kept even when the header section was refused.
+    if (parser_ && parser_->got_some()) request_id = parser_->get()["X-Request-Id"];
+    HttpResponse answer = server_.errors(code, request_id);
     if (status_override) answer.status = status_override;
     answer.close = true;
     draining_ = true;

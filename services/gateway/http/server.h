@@ -27,7 +27,8 @@ struct HttpServerOptions {
 };
 
 // Renders a transport-level error (413, 431, malformed request) in the API's error format.
-using TransportErrorResponder = std::function<HttpResponse(ErrorCode)>;
+// `request_id` is the client's X-Request-Id when its headers could be read, else empty.
+using TransportErrorResponder = std::function<HttpResponse(ErrorCode, std::string_view request_id)>;
 
 class HttpServer {
  public:

@@ -1,0 +1,193 @@
+"""Integration-test harness: a private stack's settings, an HTTP client, workspaces made with
+feedbackctl, database and Redis probes, and a small runner that ends with
+'N passed, M failed'."""
+import http.client
+import json as jsonlib
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import time
+import traceback
+import urllib.parse
+import uuid
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+STACK_DIR = os.environ.get("STACK_DIR", os.path.join(ROOT, ".run"))
+TESTS = []
+
+
+def load_stack_env():
+    env = {}
+    with open(os.path.join(STACK_DIR, "stack.env")) as f:
+        for line in f:
+            line = line.strip()
+            if "=" in line and not line.startswith("#"):
+                k, v = line.split("=", 1)
+                env[k] = v[1:-1] if v.startswith('"') and v.endswith('"') else v
+    return env
+
+
+ENV = load_stack_env()
+BASE_URL = ENV["BASE_URL"]
+_base = urllib.parse.urlsplit(BASE_URL)
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+class Resp:
+    def __init__(self, status, headers, body):
+        self.status, self.headers, self.body = status, headers, body
+
+    @property
+    def json(self):
+        try:
+            return jsonlib.loads(self.body.decode())
+        except ValueError:
+            return None
+
+    def header(self, name):
+        return self.headers.get(name)
+
+    def __repr__(self):
+        return f"{self.status} {self.body[:300]!r}"
+
+
+def request(method, path, key=None, json=None, body=None, headers=None, timeout=15):
+    h = {"Accept": "application/json"}
+    if key:
+        h["Authorization"] = f"Bearer {key}"
+    if json is not None:
+        body = jsonlib.dumps(json).encode()
+        h["Content-Type"] = "application/json"
+    h.update(headers or {})
+    h = {k: v for k, v in h.items() if v is not None}
+    target = path if path.startswith("/") else _base.path + path
+    conn = http.client.HTTPConnection(_base.netloc, timeout=timeout)
+    try:
+        try:
+            conn.request(method, target, body=body, headers=h)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        r = conn.getresponse()
+        return Resp(r.status, r.headers, r.read())
+    finally:
+        conn.close()
+
+
+def raw_exchange(data, timeout=5):
+    """Sends raw bytes on a fresh connection and returns what the server sends back."""
+    with socket.create_connection((_base.hostname, _base.port), timeout=timeout) as s:
+        s.sendall(data)
+        chunks = []
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except socket.timeout:
+            pass
+        return b"".join(chunks)
+
+
+def expect(r, status, code="<any>"):
+    assert r.status == status, f"expected {status}, got {r!r}"
+    if code != "<any>":
+        j = r.json
+        assert isinstance(j, dict) and isinstance(j.get("error"), dict), f"no error body: {r!r}"
+        assert j["error"].get("code") == code, f"expected code {code!r}, got {r!r}"
+        assert isinstance(j["error"].get("message"), str) and j["error"]["message"], r
+        assert j["error"].get("request_id") == r.header("X-Request-Id"), r
+    return r.json
+
+
+def feedbackctl(*args):
+    cmd = shlex.split(ENV["FEEDBACKCTL"]) + list(args)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+
+class Workspace:
+    def __init__(self, plan="enterprise", rate_limit=100000, link_quota=None):
+        args = ["workspace", "create", "--name", f"it-{uuid.uuid4().hex[:10]}", "--plan", plan]
+        if rate_limit is not None:
+            args += ["--rate-limit", str(rate_limit)]
+        if link_quota is not None:
+            args += ["--link-quota", str(link_quota)]
+        r = feedbackctl(*args)
+        assert r.returncode == 0, f"feedbackctl failed: {r.stderr}"
+        self.info = jsonlib.loads(r.stdout)
+        self.uuid = self.info["workspace_uuid"]
+        self.key = self.info["api_key"]
+
+    def call(self, method, path, **kw):
+        kw.setdefault("key", self.key)
+        return request(method, path, **kw)
+
+    def token(self, scopes=None, name="tok"):
+        body = {"name": name}
+        if scopes is not None:
+            body["scopes"] = scopes
+        return expect(self.call("POST", "tokens/", json=body), 201)
+
+    def link(self, **fields):
+        fields.setdefault("name", f"Link {uuid.uuid4().hex[:6]}")
+        return expect(self.call("POST", "links/", json=fields), 201)
+
+
+def sql(query):
+    """Runs one query against the stack's database; returns rows as lists of strings."""
+    r = subprocess.run(["psql", ENV["DATABASE_URL"], "-tAX", "-F", "\t", "-c", query],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, f"psql failed: {r.stderr}"
+    return [line.split("\t") for line in r.stdout.splitlines() if line]
+
+
+def redis(*args):
+    r = subprocess.run(["redis-cli", "-p", ENV["REDIS_PORT"], *args], capture_output=True,
+                       timeout=10)
+    # Cached key records are binary protobuf.
+    return r.stdout.decode("utf-8", "replace").strip()
+
+
+def stack(*args):
+    r = subprocess.run([os.path.join(ROOT, "scripts", "stack"), *args], capture_output=True,
+                       text=True, timeout=120, env=dict(os.environ, STACK_DIR=STACK_DIR))
+    assert r.returncode == 0, f"scripts/stack {' '.join(args)} failed: {r.stderr}"
+
+
+def wait_until(predicate, timeout=20, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if predicate():
+                return
+        except (AssertionError, OSError):
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def run(modules, only=None):
+    passed = failed = 0
+    for module in modules:
+        __import__(module)
+    for fn in TESTS:
+        name = f"{fn.__module__}/{fn.__name__}"
+        if only and only not in name:
+            continue
+        try:
+            fn()
+            passed += 1
+            print(f"PASS {name}", flush=True)
+        except Exception as e:  # noqa: BLE001 - every failure is reported with its place
+            failed += 1
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            print(f"FAIL {name}: {type(e).__name__}: {e} ({os.path.basename(tb.filename)}:{tb.lineno})",
+                  flush=True)
+    print(f"integration: {passed} passed, {failed} failed")
+    return 1 if failed else 0

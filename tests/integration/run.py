@@ -1,0 +1,15 @@
+#!/usr/bin/env python3
+"""Integration tests against a running stack (STACK_DIR, default .run): python3 run.py [-k SUBSTR]."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+
+# Dependency-failure tests stop and restart parts of the stack: they run last.
+MODULES = ["test_wire", "test_auth", "test_tokens", "test_links", "test_feedbackctl",
+           "test_admin", "test_resilience"]
+
+if __name__ == "__main__":
+    only = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "-k" else None
+    sys.exit(harness.run(MODULES, only))

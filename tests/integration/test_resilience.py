@@ -1,0 +1,75 @@
+"""A dependency down: clean 503s with Retry-After, fail-open auth without Redis, no lost
+revocation, and recovery once it is back."""
+import hashlib
+import urllib.request
+
+from harness import ENV, Workspace, expect, redis, sql, stack, test, wait_until
+
+
+def cache_key(key):
+    return "fb:key:{" + hashlib.sha256(key.encode()).hexdigest() + "}"
+
+
+def ready():
+    try:
+        with urllib.request.urlopen(ENV["ADMIN_URL"] + "readyz", timeout=5) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+@test
+def redis_down_keys_still_verified_and_revocation_refused():
+    ws = Workspace()
+    tok = ws.token()
+    gone = ws.token()
+    expect(ws.call("DELETE", f"tokens/{gone['uuid']}/"), 200)
+    stack("stop-service", "redis")
+    try:
+        expect(ws.call("GET", "links/"), 200)
+        expect(ws.call("GET", "links/", key=gone["key"]), 401, "INVALID_API_KEY")
+        r = ws.call("DELETE", f"tokens/{tok['uuid']}/")
+        expect(r, 503, "SERVICE_UNAVAILABLE")
+        assert r.header("Retry-After") == "1"
+        # Not acknowledged, so not done: the key is still live.
+        assert sql(f"SELECT revoked_at IS NULL FROM tokens.api_keys WHERE uuid = '{tok['uuid']}'") == [["t"]]
+        expect(ws.call("GET", "links/", key=tok["key"]), 200)
+    finally:
+        stack("start-service", "redis")
+    wait_until(lambda: ws.call("DELETE", f"tokens/{tok['uuid']}/").status == 200, what="revocation")
+    expect(ws.call("GET", "links/", key=tok["key"]), 401, "INVALID_API_KEY")
+
+
+@test
+def tokens_down_uncached_keys_503_cached_keys_served():
+    ws = Workspace()
+    expect(ws.call("GET", "links/"), 200)  # cached now
+    fresh = Workspace()
+    stack("stop-service", "tokens")
+    try:
+        r = fresh.call("GET", "links/")
+        expect(r, 503, "SERVICE_UNAVAILABLE")
+        assert r.header("Retry-After") == "1"
+        expect(ws.call("GET", "links/"), 200)
+        expect(ws.call("GET", "tokens/"), 503, "SERVICE_UNAVAILABLE")
+    finally:
+        stack("start-service", "tokens")
+    wait_until(lambda: fresh.call("GET", "links/").status == 200, what="tokens back")
+
+
+@test
+def links_down_503_and_not_ready():
+    ws = Workspace()
+    expect(ws.call("GET", "links/"), 200)
+    stack("stop-service", "links")
+    try:
+        r = ws.call("POST", "links/", json={"name": "while down"})
+        expect(r, 503, "SERVICE_UNAVAILABLE")
+        assert r.header("Retry-After") == "1"
+        wait_until(lambda: not ready(), what="readyz to fail")
+    finally:
+        stack("start-service", "links")
+    wait_until(ready, what="readyz")
+    expect(ws.call("GET", "links/"), 200)
+    assert sql(f"SELECT count(*) FROM links.links WHERE workspace_uuid = '{ws.uuid}'") == [["0"]]
+    assert redis("PING") == "PONG"

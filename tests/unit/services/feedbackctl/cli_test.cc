@@ -1,0 +1,39 @@
+#include "services/feedbackctl/cli.h"
+
+#include <catch2/catch.hpp>
+
+using feedback::ctl::parseArguments;
+
+TEST_CASE("feedbackctl: workspace create with every option", "[cli]") {
+  auto c = parseArguments({"workspace", "create", "--name", "Acme", "--plan", "enterprise",
+                           "--subdomain", "acme", "--rate-limit", "100000", "--link-quota", "2"});
+  REQUIRE(c.create_workspace);
+  CHECK(c.create_workspace->name == "Acme");
+  CHECK(c.create_workspace->plan == "enterprise");
+  CHECK(c.create_workspace->subdomain == "acme");
+  CHECK(c.create_workspace->rate_limit == 100000);
+  CHECK(c.create_workspace->link_quota == 2);
+}
+
+TEST_CASE("feedbackctl: defaults and set-plan", "[cli]") {
+  auto c = parseArguments({"workspace", "create", "--name", "x"});
+  CHECK(c.create_workspace->plan == "free");
+  CHECK_FALSE(c.create_workspace->rate_limit);
+  auto s = parseArguments({"workspace", "set-plan", "uuid", "pro"});
+  REQUIRE(s.set_plan);
+  CHECK(s.set_plan->plan == "pro");
+  CHECK(parseArguments({"--help"}).help);
+}
+
+TEST_CASE("feedbackctl: bad arguments are refused with a reason", "[cli]") {
+  using Args = std::vector<std::string>;
+  for (const Args& args :
+       {Args{"workspace", "create"}, Args{"workspace", "create", "--name"},
+        Args{"workspace", "create", "--name", "x", "--plan", "gold"},
+        Args{"workspace", "create", "--name", "x", "--rate-limit", "ten"},
+        Args{"workspace", "create", "--name", "x", "--link-quota", "-1"},
+        Args{"workspace", "create", "--name", "x", "--colour", "red"},
+        Args{"workspace", "set-plan", "uuid"}, Args{"links"}, Args{"workspace", "drop"}}) {
+    CHECK_THROWS_AS(parseArguments(args), std::invalid_argument);
+  }
+}
