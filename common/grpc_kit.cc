@@ -73,7 +73,7 @@ grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& p
 
 std::shared_ptr<grpc::Channel> makeChannel(const std::string& address) {
   grpc::ChannelArguments args;
-  // Fail fast instead of queueing while a peer is down; the gateway answers 503 at once.
+  // Calls fail fast while a peer is down (no wait-for-ready); the gateway answers 503 at once.
   args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
   args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
@@ -81,9 +81,19 @@ std::shared_ptr<grpc::Channel> makeChannel(const std::string& address) {
   return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
 }
 
-bool channelUsable(grpc::Channel& channel) {
-  auto state = channel.GetState(true);
-  return state != GRPC_CHANNEL_TRANSIENT_FAILURE && state != GRPC_CHANNEL_SHUTDOWN;
+bool ChannelReadiness::ready() {
+  auto state = channel_->GetState(true);
+  if (state != GRPC_CHANNEL_READY && !connected_once_) {
+    // Nothing polls an idle channel but gRPC's backup poller (every 5 s), so a first
+    // connection would take seconds; waiting here drives it.
+    channel_->WaitForConnected(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
+    state = channel_->GetState(false);
+  }
+  if (state == GRPC_CHANNEL_READY) {
+    connected_once_ = true;
+    return true;
+  }
+  return state == GRPC_CHANNEL_IDLE && connected_once_;
 }
 
 std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,

@@ -5,6 +5,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,9 +28,19 @@ grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& p
                                  std::function<void(PgSession&)> body);
 
 std::shared_ptr<grpc::Channel> makeChannel(const std::string& address);
-// False while the channel cannot reach its peer (TRANSIENT_FAILURE or SHUTDOWN); asks an
-// idle channel to connect.
-bool channelUsable(grpc::Channel& channel);
+// Readiness of a channel to a peer: true when connected, or idle after having been connected
+// (unused channels go idle). Asks an idle channel to connect; may block up to 200 ms, so call
+// it from an admin thread, never from an API I/O thread.
+class ChannelReadiness {
+ public:
+  explicit ChannelReadiness(std::shared_ptr<grpc::Channel> channel)
+      : channel_(std::move(channel)) {}
+  bool ready();
+
+ private:
+  std::shared_ptr<grpc::Channel> channel_;
+  std::atomic<bool> connected_once_{false};
+};
 
 // Builds and starts a server on 0.0.0.0:port (0 = any free port, reported in *bound_port)
 // with the health service and server reflection enabled.

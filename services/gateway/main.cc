@@ -76,12 +76,10 @@ int main() {
         transport_errors);
 
     std::atomic<bool> draining{false};
+    grpckit::ChannelReadiness tokens_ready(tokens_channel), links_ready(links_channel);
     AdminEndpoints admin_endpoints(
         metrics, [&] { return api_server->openConnections(); },
-        [&] {
-          return !draining && grpckit::channelUsable(*tokens_channel) &&
-                 grpckit::channelUsable(*links_channel);
-        });
+        [&] { return !draining && tokens_ready.ready() && links_ready.ready(); });
     HttpServer admin_server(
         admin,
         [&admin_endpoints](HttpRequest r, Respond respond) { respond(admin_endpoints.handle(r)); },
