@@ -29,6 +29,11 @@ grpc::ServerUnaryReactor* LinksGrpc::ListLinks(grpc::CallbackServerContext* c,
                                                v1::ListLinksResponse* r) {
   return run(c, q, r, &LinksService::listLinks);
 }
+grpc::ServerUnaryReactor* LinksGrpc::UpdateLink(grpc::CallbackServerContext* c,
+                                                const v1::UpdateLinkRequest* q,
+                                                v1::UpdateLinkResponse* r) {
+  return run(c, q, r, &LinksService::updateLink);
+}
 grpc::ServerUnaryReactor* LinksGrpc::DeleteLink(grpc::CallbackServerContext* c,
                                                 const v1::DeleteLinkRequest* q,
                                                 v1::DeleteLinkResponse* r) {

@@ -20,6 +20,9 @@ class LinksGrpc final : public v1::LinksService::CallbackService {
   grpc::ServerUnaryReactor* ListLinks(grpc::CallbackServerContext* context,
                                       const v1::ListLinksRequest* request,
                                       v1::ListLinksResponse* response) override;
+  grpc::ServerUnaryReactor* UpdateLink(grpc::CallbackServerContext* context,
+                                       const v1::UpdateLinkRequest* request,
+                                       v1::UpdateLinkResponse* response) override;
   grpc::ServerUnaryReactor* DeleteLink(grpc::CallbackServerContext* context,
                                        const v1::DeleteLinkRequest* request,
                                        v1::DeleteLinkResponse* response) override;

@@ -1,12 +1,15 @@
 #include "services/links/links_service.h"
 
 #include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <boost/url/parse.hpp>
 #include <set>
 
 #include "common/errors.h"
 #include "common/ids.h"
+#include "common/net_address.h"
 #include "common/pagination.h"
-#include "common/plans.h"
+#include "services/links/question_rules.h"
 #include "services/links/question_types.h"
 
 namespace feedback::links {
@@ -14,7 +17,9 @@ namespace {
 
 constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxPromptLength = 2000;
-constexpr std::size_t kMaxQuestions = 100;
+constexpr std::size_t kMaxSettingText = 2000;
+constexpr std::size_t kMaxWebhookSecret = 255;
+constexpr int kMaxOrder = 1000000;
 constexpr std::string_view kDefaultThankYou = "Thanks for your response!";
 
 std::string trimmed(const std::string& text) {
@@ -51,98 +56,82 @@ bool isWordsJoinedBy(const std::string& text, char separator, std::size_t limit)
   return true;
 }
 
-void fillSettings(const v1::LinkSettings& in, v1::LinkSettings& out) {
-  if (in.has_description()) out.set_description(in.description());
-  out.set_thank_you_message(in.has_thank_you_message() ? in.thank_you_message()
-                                                       : std::string(kDefaultThankYou));
-  if (in.has_redirect_url()) out.set_redirect_url(in.redirect_url());
-  out.set_tts_enabled(in.tts_enabled());
-  out.set_live_transcription(in.live_transcription());
+[[noreturn]] void invalid(const std::string& path, const std::string& problem) {
+  throw ApiError(ErrorCode::kValidationError, "'" + path + "' " + problem + ".", {{path, problem}});
 }
 
-// Builds the questions with their defaults (SPEC.md rule 5), in request order.
-void buildQuestions(const v1::CreateLinkRequest& request, v1::Link& link) {
-  if (static_cast<std::size_t>(request.questions_size()) > kMaxQuestions) {
-    throw ApiError(ErrorCode::kValidationError, "A link holds at most 100 questions.",
-                   {{"questions", "at most 100 items"}});
-  }
-  std::set<std::string> keys;
-  for (int i = 0; i < request.questions_size(); ++i) {
-    const auto& draft = request.questions(i);
-    const std::string path = "questions[" + std::to_string(i) + "]";
-    std::string prompt = draft.has_prompt() ? trimmed(draft.prompt()) : std::string();
-    if (prompt.empty()) {
-      throw ApiError(ErrorCode::kValidationError, "Every question needs a prompt.",
-                     {{path + ".prompt", "required"}});
-    }
-    if (draft.prompt().size() > kMaxPromptLength) {
-      throw ApiError(ErrorCode::kValidationError, "The prompt is too long.",
-                     {{path + ".prompt", "at most 2000 characters"}});
-    }
-    std::string type = draft.has_type() ? draft.type() : std::string(kDefaultQuestionType);
-    if (!findQuestionType(type)) {
-      throw ApiError(ErrorCode::kInvalidQuestionType, "Unknown question type '" + type + "'.",
-                     {{path + ".type", "unknown question type"}});
-    }
-    std::string key;
-    if (draft.has_field_key()) {
-      key = draft.field_key();
-      if (!isValidFieldKey(key)) {
-        throw ApiError(ErrorCode::kValidationError, "Invalid field_key.",
-                       {{path + ".field_key", "snake_case, at most 64 characters"}});
-      }
-      if (keys.count(key)) {
-        throw ApiError(ErrorCode::kValidationError, "Duplicate field_key '" + key + "'.",
-                       {{path + ".field_key", "already used by an earlier question"}});
-      }
-    } else {
-      std::string base = fieldKeyFromPrompt(prompt);
-      key = base;
-      for (int n = 2; keys.count(key); ++n) key = base + "_" + std::to_string(n);
-    }
-    keys.insert(key);
-
-    auto* q = link.add_questions();
-    q->set_uuid(newUuid());
-    q->set_prompt(draft.prompt());
-    q->set_field_key(key);
-    q->set_response_type(type);
-    q->set_configuration_json(draft.has_configuration_json() ? draft.configuration_json() : "{}");
-    q->set_order(draft.has_order() ? draft.order() : 0);
-    q->set_required(draft.has_required() && draft.required());
-    q->set_condition_json(draft.has_condition_json() ? draft.condition_json() : "{}");
-    q->set_enable_dynamic_probing(draft.has_enable_dynamic_probing() &&
-                                  draft.enable_dynamic_probing());
-    q->set_fallback_to_text(!draft.has_fallback_to_text() || draft.fallback_to_text());
-    q->set_evaluator_config_json(draft.has_evaluator_config_json() ? draft.evaluator_config_json()
-                                                                   : "{}");
-  }
+std::string requireName(const std::string& name) {
+  if (trimmed(name).empty()) throw ApiError(ErrorCode::kNameRequired, "A name is required.");
+  if (name.size() > kMaxNameLength) invalid("name", "must be at most 200 characters");
+  return name;
 }
 
-// Questions come back sorted by (order, position in the request).
-void sortQuestions(v1::Link& link) {
-  auto* questions = link.mutable_questions();
-  std::stable_sort(
-      questions->begin(), questions->end(),
-      [](const v1::Question& a, const v1::Question& b) { return a.order() < b.order(); });
-}
-
-std::string requireLinkName(const v1::CreateLinkRequest& request) {
-  std::string name = request.has_name() ? trimmed(request.name()) : std::string();
-  if (name.empty()) throw ApiError(ErrorCode::kNameRequired, "A name is required.");
-  if (request.name().size() > kMaxNameLength) {
-    throw ApiError(ErrorCode::kValidationError, "The name is too long.",
-                   {{"name", "at most 200 characters"}});
+void requireSlug(const std::string& slug) {
+  if (!isValidSlug(slug)) {
+    throw ApiError(ErrorCode::kInvalidSlug,
+                   "A slug is lowercase letters and digits joined by single hyphens, at most 64.",
+                   {{"slug", "must match ^[a-z0-9]+(-[a-z0-9]+)*$ and be at most 64 long"}});
   }
-  return request.name();
 }
 
 void requireStatus(const std::string& status) {
-  if (status != "active" && status != "paused") {
-    throw ApiError(ErrorCode::kValidationError, "Invalid status.",
-                   {{"status", "one of active, paused"}});
+  if (status != "active" && status != "paused") invalid("status", "must be active or paused");
+}
+
+// Applies the given settings over `out`; keys absent from `in` stay as they are.
+void mergeSettings(const v1::LinkSettings& in, v1::LinkSettings& out) {
+  if (in.has_description()) out.set_description(in.description());
+  if (in.has_thank_you_message()) out.set_thank_you_message(in.thank_you_message());
+  if (in.has_redirect_url()) out.set_redirect_url(in.redirect_url());
+  if (in.has_tts_enabled()) out.set_tts_enabled(in.tts_enabled());
+  if (in.has_live_transcription()) out.set_live_transcription(in.live_transcription());
+}
+
+void resetSetting(const std::string& name, v1::LinkSettings& s) {
+  if (name == "description") {
+    s.clear_description();
+  } else if (name == "thank_you_message") {
+    s.set_thank_you_message(std::string(kDefaultThankYou));
+  } else if (name == "redirect_url") {
+    s.clear_redirect_url();
+  } else if (name == "tts_enabled") {
+    s.set_tts_enabled(false);
+  } else if (name == "live_transcription") {
+    s.set_live_transcription(false);
+  } else {
+    invalid("settings", "has no setting '" + name + "'");
   }
 }
+
+v1::LinkSettings defaultSettings() {
+  v1::LinkSettings s;
+  s.set_thank_you_message(std::string(kDefaultThankYou));
+  s.set_tts_enabled(false);
+  s.set_live_transcription(false);
+  return s;
+}
+
+void validateSettings(const v1::LinkSettings& s) {
+  if (s.description().size() > kMaxSettingText) {
+    invalid("settings.description", "must be at most 2000 characters");
+  }
+  if (s.thank_you_message().size() > kMaxSettingText) {
+    invalid("settings.thankYouMessage", "must be at most 2000 characters");
+  }
+  if (s.has_redirect_url() && !isHttpUrl(s.redirect_url(), false)) {
+    invalid("settings.redirectUrl", "must be an absolute http(s) URL");
+  }
+}
+
+std::string compact(const boost::json::object& object) {
+  return boost::json::serialize(object);
+}
+
+struct Draft {
+  const v1::QuestionDraft* draft;
+  std::string path;
+  boost::json::object configuration, condition, evaluator_config;
+};
 
 }  // namespace
 
@@ -164,30 +153,161 @@ std::string fieldKeyFromPrompt(const std::string& prompt) {
   return key.empty() ? "question" : key;
 }
 
+void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>& drafts,
+                    const std::map<std::string, v1::Question>* existing, v1::Link& link) {
+  if (static_cast<std::size_t>(drafts.size()) > kMaxQuestions) {
+    invalid("questions", "must hold at most 100 questions");
+  }
+  // Keys given explicitly are reserved first, so that a generated key never takes one that
+  // a later question asks for.
+  std::set<std::string> keys;
+  for (int i = 0; i < drafts.size(); ++i) {
+    const auto& d = drafts[i];
+    if (!d.has_field_key()) continue;
+    std::string path = "questions[" + std::to_string(i) + "].field_key";
+    if (!isValidFieldKey(d.field_key())) {
+      invalid(path, "must be snake_case (^[a-z0-9]+(_[a-z0-9]+)*$), at most 64 characters");
+    }
+    if (!keys.insert(d.field_key()).second) {
+      invalid(path, "repeats the field_key '" + d.field_key() + "' of an earlier question");
+    }
+  }
+
+  std::vector<Draft> parsed;
+  std::set<std::string> kept_uuids;
+  link.clear_questions();
+  for (int i = 0; i < drafts.size(); ++i) {
+    const auto& d = drafts[i];
+    Draft p{&d, "questions[" + std::to_string(i) + "]", {}, {}, {}};
+    std::string prompt = d.has_prompt() ? d.prompt() : std::string();
+    if (trimmed(prompt).empty()) invalid(p.path + ".prompt", "is required");
+    if (prompt.size() > kMaxPromptLength)
+      invalid(p.path + ".prompt", "must be at most 2000 characters");
+    std::string type = d.has_type() ? d.type() : std::string(kDefaultQuestionType);
+    if (!findQuestionType(type)) {
+      throw ApiError(ErrorCode::kInvalidQuestionType, "Unknown question type '" + type + "'.",
+                     {{p.path + ".type", "must be one of the 13 question types"}});
+    }
+    if (d.has_order() && (d.order() < 0 || d.order() > kMaxOrder)) {
+      invalid(p.path + ".order", "must be from 0 to 1000000");
+    }
+    if (d.has_configuration_json()) {
+      p.configuration = parseObject(d.configuration_json(), p.path + ".configuration",
+                                    ErrorCode::kInvalidConfiguration);
+    }
+    if (d.has_condition_json()) {
+      p.condition =
+          parseObject(d.condition_json(), p.path + ".condition", ErrorCode::kInvalidCondition);
+    }
+    if (d.has_evaluator_config_json()) {
+      p.evaluator_config = parseObject(d.evaluator_config_json(), p.path + ".evaluator_config",
+                                       ErrorCode::kValidationError);
+    }
+
+    auto* q = link.add_questions();
+    if (d.has_uuid()) {
+      auto found = existing ? existing->find(d.uuid()) : decltype(existing->end()){};
+      if (!existing || found == existing->end()) {
+        invalid(p.path + ".uuid", "is not a question of this link");
+      }
+      if (!kept_uuids.insert(d.uuid()).second) invalid(p.path + ".uuid", "appears twice");
+      q->set_uuid(d.uuid());
+      q->set_date_created_micros(found->second.date_created_micros());
+    } else {
+      q->set_uuid(newUuid());
+    }
+    std::string key = d.has_field_key() ? d.field_key() : std::string();
+    if (key.empty()) {
+      std::string base = fieldKeyFromPrompt(prompt);
+      key = base;
+      for (int n = 2; keys.count(key); ++n) key = base + "_" + std::to_string(n);
+      keys.insert(key);
+    }
+    q->set_prompt(prompt);
+    q->set_field_key(key);
+    q->set_response_type(type);
+    q->set_configuration_json(compact(p.configuration));
+    q->set_order(d.has_order() ? d.order() : 0);
+    q->set_required(d.has_required() && d.required());
+    q->set_condition_json(compact(p.condition));
+    q->set_enable_dynamic_probing(d.has_enable_dynamic_probing() && d.enable_dynamic_probing());
+    q->set_fallback_to_text(!d.has_fallback_to_text() || d.fallback_to_text());
+    q->set_evaluator_config_json(compact(p.evaluator_config));
+    parsed.push_back(std::move(p));
+  }
+
+  // Display order: (order, position in the request). Conditions look back along it.
+  std::vector<int> display(static_cast<std::size_t>(link.questions_size()));
+  for (std::size_t i = 0; i < display.size(); ++i) display[i] = static_cast<int>(i);
+  std::stable_sort(display.begin(), display.end(), [&link](int a, int b) {
+    return link.questions(a).order() < link.questions(b).order();
+  });
+  std::set<std::string> earlier;
+  for (int index : display) {
+    const auto& q = link.questions(index);
+    const auto& p = parsed[static_cast<std::size_t>(index)];
+    validateConfiguration(*findQuestionType(q.response_type()), p.configuration,
+                          p.path + ".configuration", keys, q.field_key());
+    validateCondition(p.condition, p.path + ".condition", earlier);
+    validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
+    earlier.insert(q.field_key());
+  }
+  google::protobuf::RepeatedPtrField<v1::Question> sorted;
+  for (int index : display) *sorted.Add() = link.questions(index);
+  link.mutable_questions()->Swap(&sorted);
+}
+
 void LinksService::present(v1::Link& link, const feedback::common::v1::Caller& caller) const {
   link.set_public_url(settings_.public_scheme + "://" + caller.workspace().host() + "/i/" +
                       link.slug());
+}
+
+OnFinished LinksService::onFinished(const v1::CreateLinkRequest& request) const {
+  OnFinished out;
+  if (!request.has_on_finished()) return out;
+  const auto& o = request.on_finished();
+  if (o.has_webhook_secret() && !o.has_webhook_url()) {
+    invalid("on_finished.webhook_secret", "needs on_finished.webhook_url");
+  }
+  if (!o.has_webhook_url()) return out;
+  auto url = boost::urls::parse_absolute_uri(o.webhook_url());
+  if (!isHttpUrl(o.webhook_url(), true) || !url) {
+    throw ApiError(ErrorCode::kInvalidWebhookUrl, "The webhook URL must be an https:// URL.",
+                   {{"on_finished.webhook_url", "must be an absolute https:// URL"}});
+  }
+  if (!settings_.webhook_allow_private && isPrivateHost(url->host())) {
+    throw ApiError(ErrorCode::kInvalidWebhookUrl,
+                   "The webhook URL points to a private or loopback address.",
+                   {{"on_finished.webhook_url", "must not be a private or loopback address"}});
+  }
+  out.webhook_url = o.webhook_url();
+  if (o.has_webhook_secret()) {
+    if (o.webhook_secret().empty() || o.webhook_secret().size() > kMaxWebhookSecret) {
+      invalid("on_finished.webhook_secret", "must be 1 to 255 characters");
+    }
+    out.sealed_secret = secrets_.seal(o.webhook_secret());
+  }
+  return out;
 }
 
 v1::CreateLinkResponse LinksService::createLink(LinksStore& store,
                                                 const v1::CreateLinkRequest& request) {
   v1::Link link;
   link.set_uuid(newUuid());
-  link.set_name(requireLinkName(request));
-  if (request.has_slug() && !isValidSlug(request.slug())) {
-    throw ApiError(ErrorCode::kInvalidSlug,
-                   "A slug is lowercase letters and digits joined by single hyphens, at most 64.",
-                   {{"slug", "must match ^[a-z0-9]+(-[a-z0-9]+)*$"}});
-  }
+  link.set_name(requireName(request.has_name() ? request.name() : std::string()));
+  if (request.has_slug()) requireSlug(request.slug());
   link.set_slug(request.has_slug() ? request.slug() : std::string());
   link.set_status(request.has_status() ? request.status() : "active");
   requireStatus(link.status());
-  fillSettings(request.settings(), *link.mutable_settings());
-  buildQuestions(request, link);
+  *link.mutable_settings() = defaultSettings();
+  mergeSettings(request.settings(), *link.mutable_settings());
+  validateSettings(link.settings());
+  buildQuestions(request.questions(), nullptr, link);
+  OnFinished on_finished = onFinished(request);
 
   const auto& caller = request.caller();
   switch (store.insertLink(caller.workspace().uuid(), caller.workspace().link_quota(),
-                           slugFromName(link.name()), link)) {
+                           slugFromName(link.name()), link, on_finished)) {
     case LinksStore::InsertOutcome::kSlugTaken:
       throw ApiError(ErrorCode::kSlugConflict,
                      "A link with slug '" + link.slug() + "' already exists.",
@@ -199,7 +319,6 @@ v1::CreateLinkResponse LinksService::createLink(LinksStore& store,
     case LinksStore::InsertOutcome::kInserted:
       break;
   }
-  sortQuestions(link);
   present(link, caller);
   v1::CreateLinkResponse response;
   *response.mutable_link() = std::move(link);
@@ -229,6 +348,49 @@ v1::ListLinksResponse LinksService::listLinks(LinksStore& store,
     present(link, request.caller());
     *response.add_links() = std::move(link);
   }
+  return response;
+}
+
+v1::UpdateLinkResponse LinksService::updateLink(LinksStore& store,
+                                                const v1::UpdateLinkRequest& request) {
+  if (!isUuid(request.link_uuid())) throw ApiError(ErrorCode::kNotFound);
+  // Checks that need no stored state come first, outside the row lock.
+  if (request.has_name()) requireName(request.name());
+  if (request.has_slug()) requireSlug(request.slug());
+  if (request.has_status()) requireStatus(request.status());
+
+  v1::Link updated;
+  auto outcome = store.updateLink(
+      request.caller().workspace().uuid(), request.link_uuid(),
+      [&request](v1::Link& link) {
+        if (request.has_name()) link.set_name(request.name());
+        if (request.has_slug()) link.set_slug(request.slug());
+        if (request.has_status()) link.set_status(request.status());
+        for (const auto& name : request.reset_settings()) {
+          resetSetting(name, *link.mutable_settings());
+        }
+        mergeSettings(request.settings(), *link.mutable_settings());
+        validateSettings(link.settings());
+        if (!request.replace_questions()) return false;
+        std::map<std::string, v1::Question> existing;
+        for (const auto& q : link.questions()) existing[q.uuid()] = q;
+        buildQuestions(request.questions(), &existing, link);
+        return true;
+      },
+      updated);
+  switch (outcome) {
+    case LinksStore::UpdateOutcome::kNotFound:
+      throw ApiError(ErrorCode::kNotFound, "No such link.");
+    case LinksStore::UpdateOutcome::kSlugTaken:
+      throw ApiError(ErrorCode::kSlugConflict,
+                     "A link with slug '" + request.slug() + "' already exists.",
+                     {{"slug", "already exists"}});
+    case LinksStore::UpdateOutcome::kUpdated:
+      break;
+  }
+  present(updated, request.caller());
+  v1::UpdateLinkResponse response;
+  *response.mutable_link() = std::move(updated);
   return response;
 }
 

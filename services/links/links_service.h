@@ -1,8 +1,11 @@
 #pragma once
 // The rules of feedback links and their questions. Knows nothing of gRPC or SQL.
 
+#include <map>
+#include <optional>
 #include <string>
 
+#include "common/secret_box.h"
 #include "feedback/links/v1/links.pb.h"
 #include "services/links/links_store.h"
 
@@ -13,24 +16,31 @@ namespace v1 = feedback::links::v1;
 struct LinksSettings {
   // Scheme of public_url: "<scheme>://<workspace host>/i/<slug>".
   std::string public_scheme = "https";
+  // Accept on_finished.webhook_url on loopback and private addresses (tests only).
+  bool webhook_allow_private = false;
 };
 
 class LinksService {
  public:
-  explicit LinksService(LinksSettings settings) : settings_(std::move(settings)) {}
+  LinksService(LinksSettings settings, SecretBox secrets)
+      : settings_(std::move(settings)), secrets_(std::move(secrets)) {}
 
   v1::CreateLinkResponse createLink(LinksStore& store, const v1::CreateLinkRequest& request);
   v1::GetLinkResponse getLink(LinksStore& store, const v1::GetLinkRequest& request);
   v1::ListLinksResponse listLinks(LinksStore& store, const v1::ListLinksRequest& request);
+  v1::UpdateLinkResponse updateLink(LinksStore& store, const v1::UpdateLinkRequest& request);
   v1::DeleteLinkResponse deleteLink(LinksStore& store, const v1::DeleteLinkRequest& request);
 
  private:
   void present(v1::Link& link, const feedback::common::v1::Caller& caller) const;
+  OnFinished onFinished(const v1::CreateLinkRequest& request) const;
   LinksSettings settings_;
+  SecretBox secrets_;
 };
 
 inline constexpr std::size_t kMaxSlugLength = 64;
 inline constexpr std::size_t kMaxFieldKeyLength = 64;
+inline constexpr std::size_t kMaxQuestions = 100;
 
 // ^[a-z0-9]+(-[a-z0-9]+)*$, at most 64 characters (API-CONTRACT.md section 2).
 bool isValidSlug(const std::string& slug);
@@ -41,5 +51,12 @@ std::string slugFromName(const std::string& name);
 bool isValidFieldKey(const std::string& key);
 // The field_key a prompt yields ("Overall satisfaction" -> "overall_satisfaction").
 std::string fieldKeyFromPrompt(const std::string& prompt);
+
+// Builds a link's questions from drafts: defaults (SPEC.md rule 5), generated field keys,
+// order, and every validation of type, configuration, condition and evaluator_config.
+// `existing` holds the link's current questions by uuid (PATCH keeps those uuids); null
+// on creation. Throws ApiError; leaves `link.questions` sorted by (order, position).
+void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>& drafts,
+                    const std::map<std::string, v1::Question>* existing, v1::Link& link);
 
 }  // namespace feedback::links

@@ -2,6 +2,7 @@
 // What the links rules need from storage. PgLinksStore implements it with SQL.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,12 @@
 #include "feedback/links/v1/links.pb.h"
 
 namespace feedback::links {
+
+// on_finished of a created link; an empty url means none.
+struct OnFinished {
+  std::string webhook_url;
+  std::string sealed_secret;  // SecretBox-sealed; empty when no secret was given
+};
 
 struct LinkFilter {
   std::string status;  // empty: any
@@ -24,8 +31,16 @@ class LinksStore {
   // generate one from `slug_base`) atomically with the quota check: concurrent inserts into
   // one workspace are serialized. Fills timestamps and the generated slug.
   virtual InsertOutcome insertLink(const std::string& workspace_uuid, int link_quota,
-                                   const std::string& slug_base,
-                                   feedback::links::v1::Link& link) = 0;
+                                   const std::string& slug_base, feedback::links::v1::Link& link,
+                                   const OnFinished& on_finished) = 0;
+
+  enum class UpdateOutcome { kUpdated, kNotFound, kSlugTaken };
+  // Loads the link with its questions and locks it, lets `apply` change it (returning true
+  // when it replaced the questions; an exception undoes everything) and saves it. Questions
+  // that keep a uuid keep their date_created. Fills the new timestamps.
+  virtual UpdateOutcome updateLink(const std::string& workspace_uuid, const std::string& link_uuid,
+                                   const std::function<bool(feedback::links::v1::Link&)>& apply,
+                                   feedback::links::v1::Link& updated) = 0;
   virtual std::optional<feedback::links::v1::Link> findLink(const std::string& workspace_uuid,
                                                             const std::string& link_uuid) = 0;
   virtual int64_t countLinks(const std::string& workspace_uuid, const LinkFilter& filter) = 0;

@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "common/migrations.h"
 #include "common/process.h"
+#include "common/secret_box.h"
 #include "services/links/links_grpc.h"
 #include "services/links/pg_links_store.h"
 
@@ -23,7 +24,9 @@ int main() {
   const std::string database_url = env.requiredText("DATABASE_URL");
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int pool_size = env.integer("PG_POOL_SIZE", std::max(2, cores), 1, 256);
-  links::LinksSettings settings{env.text("PUBLIC_SCHEME", "https")};
+  links::LinksSettings settings{env.text("PUBLIC_SCHEME", "https"),
+                                env.boolean("WEBHOOK_ALLOW_PRIVATE", false)};
+  const std::string secrets_key = env.requiredText("SECRETS_KEY");
   if (settings.public_scheme != "https" && settings.public_scheme != "http") {
     std::cerr << "links: invalid configuration:\n  PUBLIC_SCHEME must be http or https\n";
     return 2;
@@ -34,10 +37,15 @@ int main() {
     std::cerr << "links: " << e.what() << "\n";
     return 2;
   }
+  auto secrets = SecretBox::fromBase64Key(secrets_key);
+  if (!secrets) {
+    std::cerr << "links: invalid configuration:\n  SECRETS_KEY must be base64 of 32 bytes\n";
+    return 2;
+  }
 
   try {
     applyMigrations(database_url, "links", links::migrations());
-    links::LinksService service(settings);
+    links::LinksService service(settings, *secrets);
     PgPool pool(database_url, pool_size, 4096, &links::PgLinksStore::prepare);
     links::LinksGrpc adapter(service, pool);
     int bound = 0;

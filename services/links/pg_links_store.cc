@@ -36,8 +36,9 @@ constexpr const char* kSlugsLikeSql =
 constexpr const char* kInsertLink = "links_insert_link";
 constexpr const char* kInsertLinkSql =
     "INSERT INTO links.links (uuid, workspace_uuid, name, slug, status, description, "
-    "thank_you_message, redirect_url, tts_enabled, live_transcription) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+    "thank_you_message, redirect_url, tts_enabled, live_transcription, "
+    "on_finished_webhook_url, on_finished_webhook_secret_sealed) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
     "ON CONFLICT (workspace_uuid, slug) DO NOTHING "
     "RETURNING " MICROS("date_created") ", " MICROS("date_updated");
 
@@ -45,13 +46,28 @@ constexpr const char* kInsertQuestion = "links_insert_question";
 constexpr const char* kInsertQuestionSql =
     "INSERT INTO links.questions (uuid, link_uuid, position, prompt, field_key, response_type, "
     "configuration, display_order, required, condition, enable_dynamic_probing, "
-    "fallback_to_text, evaluator_config) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+    "fallback_to_text, evaluator_config, date_created) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+    // A question kept by PATCH keeps its creation time (given in microseconds).
+    "COALESCE('epoch'::timestamptz + $14::bigint * interval '1 microsecond', clock_timestamp())) "
     "RETURNING " MICROS("date_created") ", " MICROS("date_updated");
 
 constexpr const char* kSelectLink = "links_select_link";
 constexpr const char* kSelectLinkSql =
     "SELECT " LINK_COLUMNS " FROM links.links WHERE workspace_uuid = $1 AND uuid = $2";
+
+constexpr const char* kSelectLinkForUpdate = "links_select_link_for_update";
+constexpr const char* kSelectLinkForUpdateSql =
+    "SELECT " LINK_COLUMNS " FROM links.links WHERE workspace_uuid = $1 AND uuid = $2 FOR UPDATE";
+
+constexpr const char* kUpdateLink = "links_update_link";
+constexpr const char* kUpdateLinkSql =
+    "UPDATE links.links SET name = $2, slug = $3, status = $4, description = $5, "
+    "thank_you_message = $6, redirect_url = $7, tts_enabled = $8, live_transcription = $9, "
+    "date_updated = clock_timestamp() WHERE uuid = $1 RETURNING " MICROS("date_updated");
+
+constexpr const char* kDeleteQuestions = "links_delete_questions";
+constexpr const char* kDeleteQuestionsSql = "DELETE FROM links.questions WHERE link_uuid = $1";
 
 constexpr const char* kSelectQuestions = "links_select_questions";
 constexpr const char* kSelectQuestionsSql =
@@ -142,6 +158,20 @@ std::string freeSlug(const std::string& base, const std::set<std::string>& taken
   }
 }
 
+void insertQuestions(pqxx::transaction_base& tx, v1::Link& link) {
+  int position = 0;
+  for (auto& q : *link.mutable_questions()) {
+    std::string kept = std::to_string(q.date_created_micros());
+    auto row = tx.exec_prepared1(
+        kInsertQuestion, q.uuid(), link.uuid(), position++, q.prompt(), q.field_key(),
+        q.response_type(), q.configuration_json(), q.order(), q.required(), q.condition_json(),
+        q.enable_dynamic_probing(), q.fallback_to_text(), q.evaluator_config_json(),
+        q.date_created_micros() ? kept.c_str() : nullptr);
+    q.set_date_created_micros(row[0].as<int64_t>());
+    q.set_date_updated_micros(row[1].as<int64_t>());
+  }
+}
+
 }  // namespace
 
 void PgLinksStore::prepare(pqxx::connection& c) {
@@ -152,6 +182,9 @@ void PgLinksStore::prepare(pqxx::connection& c) {
   c.prepare(kInsertQuestion, kInsertQuestionSql);
   c.prepare(kSelectLink, kSelectLinkSql);
   c.prepare(kSelectQuestions, kSelectQuestionsSql);
+  c.prepare(kSelectLinkForUpdate, kSelectLinkForUpdateSql);
+  c.prepare(kUpdateLink, kUpdateLinkSql);
+  c.prepare(kDeleteQuestions, kDeleteQuestionsSql);
   c.prepare(kCountFiltered, kCountFilteredSql);
   c.prepare(kListFiltered, kListFilteredSql);
   c.prepare(kDeleteLink, kDeleteLinkSql);
@@ -159,7 +192,7 @@ void PgLinksStore::prepare(pqxx::connection& c) {
 
 LinksStore::InsertOutcome PgLinksStore::insertLink(const std::string& workspace_uuid,
                                                    int link_quota, const std::string& slug_base,
-                                                   v1::Link& link) {
+                                                   v1::Link& link, const OnFinished& on_finished) {
   pqxx::work tx(connection_);
   tx.exec_prepared(kLockWorkspace, workspace_uuid);
   if (link_quota >= 0 &&
@@ -177,19 +210,13 @@ LinksStore::InsertOutcome PgLinksStore::insertLink(const std::string& workspace_
   auto inserted = tx.exec_prepared(
       kInsertLink, link.uuid(), workspace_uuid, link.name(), link.slug(), link.status(),
       optional(s.has_description(), s.description()), s.thank_you_message(),
-      optional(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(), s.live_transcription());
+      optional(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(), s.live_transcription(),
+      optional(!on_finished.webhook_url.empty(), on_finished.webhook_url),
+      optional(!on_finished.sealed_secret.empty(), on_finished.sealed_secret));
   if (inserted.empty()) return InsertOutcome::kSlugTaken;
   link.set_date_created_micros(inserted[0][0].as<int64_t>());
   link.set_date_updated_micros(inserted[0][1].as<int64_t>());
-  int position = 0;
-  for (auto& q : *link.mutable_questions()) {
-    auto row = tx.exec_prepared1(
-        kInsertQuestion, q.uuid(), link.uuid(), position++, q.prompt(), q.field_key(),
-        q.response_type(), q.configuration_json(), q.order(), q.required(), q.condition_json(),
-        q.enable_dynamic_probing(), q.fallback_to_text(), q.evaluator_config_json());
-    q.set_date_created_micros(row[0].as<int64_t>());
-    q.set_date_updated_micros(row[1].as<int64_t>());
-  }
+  insertQuestions(tx, link);
   tx.commit();
   return InsertOutcome::kInserted;
 }
@@ -220,6 +247,38 @@ std::vector<v1::Link> PgLinksStore::listLinks(const std::string& workspace_uuid,
   }
   attachQuestions(tx, links);
   return links;
+}
+
+LinksStore::UpdateOutcome PgLinksStore::updateLink(const std::string& workspace_uuid,
+                                                   const std::string& link_uuid,
+                                                   const std::function<bool(v1::Link&)>& apply,
+                                                   v1::Link& updated) {
+  pqxx::work tx(connection_);
+  auto result = tx.exec_prepared(kSelectLinkForUpdate, workspace_uuid, link_uuid);
+  if (result.empty()) return UpdateOutcome::kNotFound;
+  std::vector<v1::Link> links{linkFrom(result[0])};
+  attachQuestions(tx, links);
+  updated = std::move(links.front());
+  bool questions_replaced = apply(updated);
+  const auto& s = updated.settings();
+  try {
+    // A subtransaction keeps the transaction usable when the new slug is taken.
+    pqxx::subtransaction save(tx, "update_link");
+    auto row = save.exec_prepared1(
+        kUpdateLink, updated.uuid(), updated.name(), updated.slug(), updated.status(),
+        optional(s.has_description(), s.description()), s.thank_you_message(),
+        optional(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(), s.live_transcription());
+    save.commit();
+    updated.set_date_updated_micros(row[0].as<int64_t>());
+  } catch (const pqxx::unique_violation&) {
+    return UpdateOutcome::kSlugTaken;
+  }
+  if (questions_replaced) {
+    tx.exec_prepared(kDeleteQuestions, updated.uuid());
+    insertQuestions(tx, updated);
+  }
+  tx.commit();
+  return UpdateOutcome::kUpdated;
 }
 
 bool PgLinksStore::deleteLink(const std::string& workspace_uuid, const std::string& link_uuid) {

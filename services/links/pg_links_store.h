@@ -17,7 +17,10 @@ class PgLinksStore final : public LinksStore {
   static void prepare(pqxx::connection& connection);
 
   InsertOutcome insertLink(const std::string& workspace_uuid, int link_quota,
-                           const std::string& slug_base, v1::Link& link) override;
+                           const std::string& slug_base, v1::Link& link,
+                           const OnFinished& on_finished) override;
+  UpdateOutcome updateLink(const std::string& workspace_uuid, const std::string& link_uuid,
+                           const std::function<bool(v1::Link&)>& apply, v1::Link& updated) override;
   std::optional<v1::Link> findLink(const std::string& workspace_uuid,
                                    const std::string& link_uuid) override;
   int64_t countLinks(const std::string& workspace_uuid, const LinkFilter& filter) override;

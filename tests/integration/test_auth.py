@@ -75,6 +75,7 @@ def every_route_checks_its_scope():
              ("GET", "links/", "links:read", None),
              ("POST", "links/", "links:write", {"name": "x"}),
              ("GET", f"links/{link['uuid']}/", "links:read", None),
+             ("PATCH", f"links/{link['uuid']}/", "links:write", {"name": "renamed"}),
              ("DELETE", f"links/{link['uuid']}/", "links:write", None)]
     for method, path, scope, body in cases:
         key = ws.token(scopes=[s for s in ALL if s != scope])["key"]
@@ -83,7 +84,7 @@ def every_route_checks_its_scope():
         assert scope in r.json["error"]["message"], r
     # Nothing happened: the victim key still works, the link is still there, no link added.
     expect(ws.call("GET", "tokens/", key=victim["key"]), 200)
-    expect(ws.call("GET", f"links/{link['uuid']}/"), 200)
+    assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["name"] == link["name"]
     assert expect(ws.call("GET", "links/"), 200)["count"] == 1
 
 

@@ -1,4 +1,6 @@
 // /v1/links/: feedback links and their questions (links service).
+#include <algorithm>
+
 #include "common/json_writer.h"
 #include "common/scopes.h"
 #include "common/time.h"
@@ -27,24 +29,32 @@ void readSettings(const boost::json::object& object, lv1::LinkSettings& out) {
   if (auto v = f.boolean("live_transcription")) out.set_live_transcription(*v);
 }
 
-void readQuestion(const boost::json::value& value, const std::string& path,
+// PATCH may name existing questions by uuid; creation may not.
+enum class QuestionKeys { kCreate, kUpdate };
+
+void readQuestion(const boost::json::value& value, const std::string& path, QuestionKeys keys,
                   lv1::QuestionDraft& out) {
   if (!value.is_object()) {
     throw ApiError(ErrorCode::kValidationError, "Every question must be an object.",
                    {{path, "must be an object"}});
   }
-  JsonFields f(value.as_object(), path,
-               {"prompt", "type", "field_key", "order", "required", "configuration", "condition",
-                "enable_dynamic_probing", "fallback_to_text", "evaluator_config"});
+  const auto& object = value.as_object();
+  JsonFields f = keys == QuestionKeys::kUpdate
+                     ? JsonFields(object, path,
+                                  {"uuid", "prompt", "type", "field_key", "order", "required",
+                                   "configuration", "condition", "enable_dynamic_probing",
+                                   "fallback_to_text", "evaluator_config"})
+                     : JsonFields(object, path,
+                                  {"prompt", "type", "field_key", "order", "required",
+                                   "configuration", "condition", "enable_dynamic_probing",
+                                   "fallback_to_text", "evaluator_config"});
+  if (auto v = f.text("uuid")) out.set_uuid(*v);
   if (auto v = f.text("prompt")) out.set_prompt(*v);
   if (auto v = f.text("type")) out.set_type(*v);
   if (auto v = f.text("field_key")) out.set_field_key(*v);
   if (auto v = f.integer("order")) {
-    if (*v < 0 || *v > 1000000) {
-      throw ApiError(ErrorCode::kValidationError, "order must be from 0 to 1000000.",
-                     {{f.pathOf("order"), "must be from 0 to 1000000"}});
-    }
-    out.set_order(static_cast<int32_t>(*v));
+    // Out-of-range values are clamped so that the links service reports them.
+    out.set_order(static_cast<int32_t>(std::clamp<int64_t>(*v, -1, 1000001)));
   }
   if (auto v = f.boolean("required")) out.set_required(*v);
   if (const auto* o = f.object("configuration")) out.set_configuration_json(toJsonText(*o));
@@ -64,7 +74,7 @@ lv1::CreateLinkRequest createRequestFrom(const RequestContext& ctx) {
   if (const auto* o = f.object("settings")) readSettings(*o, *request.mutable_settings());
   if (const auto* questions = f.array("questions")) {
     for (std::size_t i = 0; i < questions->size(); ++i) {
-      readQuestion((*questions)[i], "questions[" + std::to_string(i) + "]",
+      readQuestion((*questions)[i], "questions[" + std::to_string(i) + "]", QuestionKeys::kCreate,
                    *request.add_questions());
     }
   }
@@ -72,6 +82,41 @@ lv1::CreateLinkRequest createRequestFrom(const RequestContext& ctx) {
     JsonFields on(*o, "on_finished", {"webhook_url", "webhook_secret"});
     if (auto v = on.text("webhook_url")) request.mutable_on_finished()->set_webhook_url(*v);
     if (auto v = on.text("webhook_secret")) request.mutable_on_finished()->set_webhook_secret(*v);
+  }
+  return request;
+}
+
+// PATCH: a key given as null resets that field (settings to their defaults; name, slug and
+// status to empty, which the links service refuses with the contract's code).
+lv1::UpdateLinkRequest updateRequestFrom(const RequestContext& ctx) {
+  JsonFields f(ctx.body, "", {"name", "slug", "status", "settings", "questions"});
+  lv1::UpdateLinkRequest request;
+  *request.mutable_caller() = ctx.caller;
+  request.set_link_uuid(ctx.params.at(0));
+  auto given = [&ctx](std::string_view key) { return ctx.body.contains(key); };
+  if (given("name")) request.set_name(f.text("name").value_or(""));
+  if (given("slug")) request.set_slug(f.text("slug").value_or(""));
+  if (given("status")) request.set_status(f.text("status").value_or(""));
+  if (const auto* o = f.object("settings")) {
+    readSettings(*o, *request.mutable_settings());
+    static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
+        {"description", "description"},
+        {"thankYouMessage", "thank_you_message"},
+        {"redirectUrl", "redirect_url"},
+        {"tts_enabled", "tts_enabled"},
+        {"live_transcription", "live_transcription"}};
+    for (const auto& [json_name, proto_name] : kNames) {
+      const auto* v = o->if_contains(json_name);
+      if (v && v->is_null()) request.add_reset_settings(std::string(proto_name));
+    }
+  }
+  if (given("questions")) {
+    request.set_replace_questions(true);
+    const auto* questions = f.array("questions");
+    for (std::size_t i = 0; questions && i < questions->size(); ++i) {
+      readQuestion((*questions)[i], "questions[" + std::to_string(i) + "]", QuestionKeys::kUpdate,
+                   *request.add_questions());
+    }
   }
   return request;
 }
@@ -186,6 +231,16 @@ void addLinksRoutes(Routes& routes, lv1::LinksService::Stub& links) {
                      links.async()->GetLink(c, q, r, std::move(done));
                    },
                    [](const lv1::GetLinkResponse& r) { return linkResponse(200, r.link()); });
+             });
+
+  routes.add(Method::kPatch, "/v1/links/{uuid}/", std::string(scopes::kLinksWrite),
+             [&links](const ContextPtr& ctx, Respond respond) {
+               callBackend<lv1::UpdateLinkResponse>(
+                   ctx, std::move(respond), updateRequestFrom(*ctx),
+                   [&links](auto* c, auto* q, auto* r, auto done) {
+                     links.async()->UpdateLink(c, q, r, std::move(done));
+                   },
+                   [](const lv1::UpdateLinkResponse& r) { return linkResponse(200, r.link()); });
              });
 
   routes.add(Method::kDelete, "/v1/links/{uuid}/", std::string(scopes::kLinksWrite),
