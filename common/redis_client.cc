@@ -263,6 +263,30 @@ void RedisClient::command(std::vector<std::string> args, Callback callback) {
                          callback = std::move(callback)]() mutable { impl->send(args, callback); });
 }
 
+void RedisClient::pipeline(std::vector<std::vector<std::string>> commands,
+                           PipelineCallback callback) {
+  struct Join {
+    std::vector<std::optional<RedisReply>> replies;
+    std::size_t remaining;
+    PipelineCallback callback;
+  };
+  auto join = std::make_shared<Join>();
+  join->replies.resize(commands.size());
+  join->remaining = commands.size();
+  join->callback = std::move(callback);
+  if (commands.empty()) return join->callback({});
+  asio::post(impl_->io, [impl = impl_, commands = std::move(commands), join]() mutable {
+    // Posted as one task, so the commands leave together and their replies arrive in order.
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      Callback one = [join, i](std::optional<RedisReply> reply) {
+        join->replies[i] = std::move(reply);
+        if (--join->remaining == 0) join->callback(std::move(join->replies));
+      };
+      impl->send(commands[i], one);
+    }
+  });
+}
+
 std::optional<RedisReply> RedisClient::commandSync(std::vector<std::string> args) {
   auto promise = std::make_shared<std::promise<std::optional<RedisReply>>>();
   auto future = promise->get_future();

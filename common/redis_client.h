@@ -34,6 +34,9 @@ class RedisClient {
 
   // Thread-safe. The callback runs on the client's own thread and must not block.
   void command(std::vector<std::string> args, Callback callback);
+  // Sends every command at once (one round trip); the callback gets their answers in order.
+  using PipelineCallback = std::function<void(std::vector<std::optional<RedisReply>>)>;
+  void pipeline(std::vector<std::vector<std::string>> commands, PipelineCallback callback);
   // For worker threads only (never an I/O thread): waits for the answer.
   std::optional<RedisReply> commandSync(std::vector<std::string> args);
   bool connected() const;

@@ -95,26 +95,32 @@ void Gateway::handle(HttpRequest request, Respond respond) {
   if (key.empty()) {
     return finish(errorResponse(ApiError(ErrorCode::kAuthenticationRequired), ctx->request_id));
   }
-  authenticator_.authenticate(key, [this, ctx, &route, finish](AuthOutcome outcome) {
-    switch (outcome.kind) {
-      case AuthOutcome::Kind::kRejected:
-        return finish(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
-      case AuthOutcome::Kind::kUnavailable:
-        return finish(errorResponse(
-            ApiError(ErrorCode::kServiceUnavailable, "Authentication is unavailable."),
-            ctx->request_id));
-      case AuthOutcome::Kind::kAccepted:
-        break;
-    }
-    ctx->caller = std::move(outcome.caller);
-    if (!route.scope.empty() && !scopes::holds(ctx->caller.scopes(), route.scope)) {
-      return finish(errorResponse(
-          ApiError(ErrorCode::kInsufficientScope,
-                   "This operation needs an API key with scope '" + route.scope + "'."),
-          ctx->request_id));
-    }
-    post_([this, ctx, &route, finish] { dispatch(ctx, route, finish); });
-  });
+  std::string prefetch_key = route.handler.prefetch ? route.handler.prefetch(ctx->params) : "";
+  authenticator_.authenticate(
+      key, std::move(prefetch_key), [this, ctx, &route, finish](AuthOutcome outcome) {
+        switch (outcome.kind) {
+          case AuthOutcome::Kind::kRejected:
+            return finish(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
+          case AuthOutcome::Kind::kUnavailable:
+            return finish(errorResponse(
+                ApiError(ErrorCode::kServiceUnavailable, "Authentication is unavailable."),
+                ctx->request_id));
+          case AuthOutcome::Kind::kAccepted:
+            break;
+        }
+        ctx->caller = std::move(outcome.caller);
+        ctx->prefetched = std::move(outcome.prefetched);
+        if (!route.scope.empty() && !scopes::holds(ctx->caller.scopes(), route.scope)) {
+          return finish(errorResponse(
+              ApiError(ErrorCode::kInsufficientScope,
+                       "This operation needs an API key with scope '" + route.scope + "'."),
+              ctx->request_id));
+        }
+        // A body is parsed on an I/O thread; without one the handler only starts asynchronous
+        // work, which may as well begin here.
+        if (ctx->request.body.empty()) return dispatch(ctx, route, finish);
+        post_([this, ctx, &route, finish] { dispatch(ctx, route, finish); });
+      });
 }
 
 void Gateway::dispatch(const ContextPtr& ctx, const Routes::Route& route, const Respond& respond) {
@@ -127,7 +133,7 @@ void Gateway::dispatch(const ContextPtr& ctx, const Routes::Route& route, const 
       }
       ctx->body = parseJsonObject(ctx->request.body);
     }
-    route.handler(ctx, respond);
+    route.handler.run(ctx, respond);
   } catch (const ApiError& e) {
     respond(errorResponse(e, ctx->request_id));
   } catch (const std::exception& e) {

@@ -41,6 +41,8 @@ int main() {
   const HostPort redis_addr = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
   backendTimeout() = std::chrono::milliseconds(env.integer("BACKEND_TIMEOUT_MS", 5000, 50, 60000));
   const int drain_ms = env.integer("DRAIN_TIMEOUT_MS", 10000, 0, 120000);
+  const int link_cache_entries = env.integer("LINK_CACHE_ENTRIES", 10000, 0, 10000000);
+  const int link_cache_mib = env.integer("LINK_CACHE_MIB", 16, 0, 65536);
   try {
     env.check();
   } catch (const ConfigError& e) {
@@ -61,7 +63,9 @@ int main() {
 
     Routes routes;
     addTokensRoutes(routes, *tokens);
-    addLinksRoutes(routes, *links);
+    LinkCache link_cache(static_cast<std::size_t>(link_cache_entries),
+                         static_cast<std::size_t>(link_cache_mib) * 1024 * 1024);
+    addLinksRoutes(routes, *links, link_cache, redis, metrics);
 
     std::unique_ptr<HttpServer> api_server;
     Gateway gateway(routes, authenticator, metrics, [&api_server](std::function<void()> task) {

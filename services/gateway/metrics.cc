@@ -21,6 +21,11 @@ std::string Metrics::render(std::size_t open_connections) const {
       "gateway_key_cache_total{outcome=\"bypassed\"} " + std::to_string(key_cache_bypassed) + "\n";
   out += "gateway_key_cache_total{outcome=\"fill_failed\"} " +
          std::to_string(key_cache_fill_failures) + "\n";
+  out += "# TYPE gateway_link_cache_total counter\n";
+  out += "gateway_link_cache_total{outcome=\"hit\"} " + std::to_string(link_cache_hits) + "\n";
+  out += "gateway_link_cache_total{outcome=\"miss\"} " + std::to_string(link_cache_misses) + "\n";
+  out += "gateway_link_cache_total{outcome=\"bypassed\"} " + std::to_string(link_cache_bypassed) +
+         "\n";
   out += "# TYPE gateway_open_connections gauge\n";
   out += "gateway_open_connections " + std::to_string(open_connections) + "\n";
   return out;

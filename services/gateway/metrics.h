@@ -16,6 +16,10 @@ class Metrics {
   // Redis unreachable: keys verified by the tokens service instead (degraded mode).
   std::atomic<uint64_t> key_cache_bypassed{0};
   std::atomic<uint64_t> key_cache_fill_failures{0};
+  std::atomic<uint64_t> link_cache_hits{0};
+  std::atomic<uint64_t> link_cache_misses{0};
+  // Redis did not answer: link documents read from the links service without the cache.
+  std::atomic<uint64_t> link_cache_bypassed{0};
   std::string render(std::size_t open_connections) const;
 
  private:

@@ -7,6 +7,7 @@
 
 #include "common/errors.h"
 #include "common/ids.h"
+#include "common/link_versions.h"
 #include "common/net_address.h"
 #include "common/pagination.h"
 #include "services/links/question_rules.h"
@@ -377,7 +378,8 @@ v1::UpdateLinkResponse LinksService::updateLink(LinksStore& store,
         buildQuestions(request.questions(), &existing, link);
         return true;
       },
-      updated);
+      updated,
+      [this, &request](int64_t version) { versions_.raise(request.link_uuid(), version); });
   switch (outcome) {
     case LinksStore::UpdateOutcome::kNotFound:
       throw ApiError(ErrorCode::kNotFound, "No such link.");
@@ -397,7 +399,8 @@ v1::UpdateLinkResponse LinksService::updateLink(LinksStore& store,
 v1::DeleteLinkResponse LinksService::deleteLink(LinksStore& store,
                                                 const v1::DeleteLinkRequest& request) {
   if (!isUuid(request.link_uuid()) ||
-      !store.deleteLink(request.caller().workspace().uuid(), request.link_uuid())) {
+      !store.deleteLink(request.caller().workspace().uuid(), request.link_uuid(),
+                        [&] { versions_.raise(request.link_uuid(), linkversion::kDeleted); })) {
     throw ApiError(ErrorCode::kNotFound, "No such link.");
   }
   return {};

@@ -22,8 +22,8 @@ struct LinksSettings {
 
 class LinksService {
  public:
-  LinksService(LinksSettings settings, SecretBox secrets)
-      : settings_(std::move(settings)), secrets_(std::move(secrets)) {}
+  LinksService(LinksSettings settings, SecretBox secrets, LinkVersions& versions)
+      : settings_(std::move(settings)), secrets_(std::move(secrets)), versions_(versions) {}
 
   v1::CreateLinkResponse createLink(LinksStore& store, const v1::CreateLinkRequest& request);
   v1::GetLinkResponse getLink(LinksStore& store, const v1::GetLinkRequest& request);
@@ -36,6 +36,7 @@ class LinksService {
   OnFinished onFinished(const v1::CreateLinkRequest& request) const;
   LinksSettings settings_;
   SecretBox secrets_;
+  LinkVersions& versions_;
 };
 
 inline constexpr std::size_t kMaxSlugLength = 64;

@@ -38,16 +38,29 @@ class LinksStore {
   // Loads the link with its questions and locks it, lets `apply` change it (returning true
   // when it replaced the questions; an exception undoes everything) and saves it. Questions
   // that keep a uuid keep their date_created. Fills the new timestamps.
+  // `before_commit` gets the new version while the change is uncommitted; an exception from
+  // it undoes the change.
   virtual UpdateOutcome updateLink(const std::string& workspace_uuid, const std::string& link_uuid,
                                    const std::function<bool(feedback::links::v1::Link&)>& apply,
-                                   feedback::links::v1::Link& updated) = 0;
+                                   feedback::links::v1::Link& updated,
+                                   const std::function<void(int64_t)>& before_commit) = 0;
   virtual std::optional<feedback::links::v1::Link> findLink(const std::string& workspace_uuid,
                                                             const std::string& link_uuid) = 0;
   virtual int64_t countLinks(const std::string& workspace_uuid, const LinkFilter& filter) = 0;
   virtual std::vector<feedback::links::v1::Link> listLinks(const std::string& workspace_uuid,
                                                            const LinkFilter& filter, int64_t offset,
                                                            int limit) = 0;
-  virtual bool deleteLink(const std::string& workspace_uuid, const std::string& link_uuid) = 0;
+  // False when there is no such link. `before_commit` runs before the deletion commits.
+  virtual bool deleteLink(const std::string& workspace_uuid, const std::string& link_uuid,
+                          const std::function<void()>& before_commit) = 0;
+};
+
+// Publishes link versions to the gateways' caches (common/link_versions.h). Failures throw
+// ApiError(kServiceUnavailable).
+class LinkVersions {
+ public:
+  virtual ~LinkVersions() = default;
+  virtual void raise(const std::string& link_uuid, int64_t version) = 0;
 };
 
 }  // namespace feedback::links

@@ -7,9 +7,11 @@
 #include "common/log.h"
 #include "common/migrations.h"
 #include "common/process.h"
+#include "common/redis_client.h"
 #include "common/secret_box.h"
 #include "services/links/links_grpc.h"
 #include "services/links/pg_links_store.h"
+#include "services/links/redis_link_versions.h"
 
 namespace feedback::links {
 std::vector<Migration> migrations();
@@ -27,6 +29,7 @@ int main() {
   links::LinksSettings settings{env.text("PUBLIC_SCHEME", "https"),
                                 env.boolean("WEBHOOK_ALLOW_PRIVATE", false)};
   const std::string secrets_key = env.requiredText("SECRETS_KEY");
+  const HostPort redis_address = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
   if (settings.public_scheme != "https" && settings.public_scheme != "http") {
     std::cerr << "links: invalid configuration:\n  PUBLIC_SCHEME must be http or https\n";
     return 2;
@@ -45,7 +48,9 @@ int main() {
 
   try {
     applyMigrations(database_url, "links", links::migrations());
-    links::LinksService service(settings, *secrets);
+    RedisClient redis(redis_address.host, redis_address.port);
+    links::RedisLinkVersions versions(redis);
+    links::LinksService service(settings, *secrets, versions);
     PgPool pool(database_url, pool_size, 4096, &links::PgLinksStore::prepare);
     links::LinksGrpc adapter(service, pool);
     int bound = 0;

@@ -1,7 +1,12 @@
 #include "services/links/pg_links_store.h"
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <pqxx/pqxx>
 #include <set>
+
+#include "common/errors.h"
+#include "common/json_writer.h"
 
 namespace feedback::links {
 namespace {
@@ -9,11 +14,7 @@ namespace {
 #define MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
 #define LINK_COLUMNS                                                                      \
   "uuid, name, slug, status, description, thank_you_message, redirect_url, tts_enabled, " \
-  "live_transcription, " MICROS("date_created") ", " MICROS("date_updated")
-#define QUESTION_COLUMNS                                                                      \
-  "link_uuid, uuid, prompt, field_key, response_type, configuration, display_order, "         \
-  "required, condition, enable_dynamic_probing, fallback_to_text, evaluator_config, " MICROS( \
-      "date_created") ", " MICROS("date_updated")
+  "live_transcription, " MICROS("date_created") ", " MICROS("date_updated") ", version, questions"
 // Matches every link when the filter value is empty.
 #define FILTER                                                        \
   "workspace_uuid = $1 AND ($2 = '' OR status = $2) AND ($3 = '' OR " \
@@ -33,47 +34,31 @@ constexpr const char* kSlugsLikeSql =
     "SELECT slug FROM links.links WHERE workspace_uuid = $1 AND (slug = $2 OR slug LIKE $2 || "
     "'-%')";
 
+// No row back means the slug is taken.
 constexpr const char* kInsertLink = "links_insert_link";
 constexpr const char* kInsertLinkSql =
     "INSERT INTO links.links (uuid, workspace_uuid, name, slug, status, description, "
     "thank_you_message, redirect_url, tts_enabled, live_transcription, "
-    "on_finished_webhook_url, on_finished_webhook_secret_sealed) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+    "on_finished_webhook_url, on_finished_webhook_secret_sealed, questions) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
     "ON CONFLICT (workspace_uuid, slug) DO NOTHING "
-    "RETURNING " MICROS("date_created") ", " MICROS("date_updated");
-
-constexpr const char* kInsertQuestion = "links_insert_question";
-constexpr const char* kInsertQuestionSql =
-    "INSERT INTO links.questions (uuid, link_uuid, position, prompt, field_key, response_type, "
-    "configuration, display_order, required, condition, enable_dynamic_probing, "
-    "fallback_to_text, evaluator_config, date_created) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-    // A question kept by PATCH keeps its creation time (given in microseconds).
-    "COALESCE('epoch'::timestamptz + $14::bigint * interval '1 microsecond', clock_timestamp())) "
-    "RETURNING " MICROS("date_created") ", " MICROS("date_updated");
+    "RETURNING " MICROS("date_created") ", " MICROS("date_updated") ", version";
 
 constexpr const char* kSelectLink = "links_select_link";
 constexpr const char* kSelectLinkSql =
     "SELECT " LINK_COLUMNS " FROM links.links WHERE workspace_uuid = $1 AND uuid = $2";
 
+// Also reads the database clock: the time of the change about to be made.
 constexpr const char* kSelectLinkForUpdate = "links_select_link_for_update";
-constexpr const char* kSelectLinkForUpdateSql =
-    "SELECT " LINK_COLUMNS " FROM links.links WHERE workspace_uuid = $1 AND uuid = $2 FOR UPDATE";
+constexpr const char* kSelectLinkForUpdateSql = "SELECT " LINK_COLUMNS ", " MICROS(
+    "clock_timestamp()") " FROM links.links WHERE workspace_uuid = $1 AND uuid = $2 FOR UPDATE";
 
 constexpr const char* kUpdateLink = "links_update_link";
 constexpr const char* kUpdateLinkSql =
     "UPDATE links.links SET name = $2, slug = $3, status = $4, description = $5, "
     "thank_you_message = $6, redirect_url = $7, tts_enabled = $8, live_transcription = $9, "
-    "date_updated = clock_timestamp() WHERE uuid = $1 RETURNING " MICROS("date_updated");
-
-constexpr const char* kDeleteQuestions = "links_delete_questions";
-constexpr const char* kDeleteQuestionsSql = "DELETE FROM links.questions WHERE link_uuid = $1";
-
-constexpr const char* kSelectQuestions = "links_select_questions";
-constexpr const char* kSelectQuestionsSql =
-    "SELECT " QUESTION_COLUMNS
-    " FROM links.questions WHERE link_uuid = ANY($1::uuid[]) "
-    "ORDER BY link_uuid, display_order, position";
+    "questions = $10, date_updated = 'epoch'::timestamptz + $11::bigint * interval "
+    "'1 microsecond', version = version + 1 WHERE uuid = $1 RETURNING version";
 
 constexpr const char* kCountFiltered = "links_count_filtered";
 constexpr const char* kCountFilteredSql = "SELECT count(*) FROM links.links WHERE " FILTER;
@@ -85,16 +70,72 @@ constexpr const char* kListFilteredSql =
 
 constexpr const char* kDeleteLink = "links_delete_link";
 constexpr const char* kDeleteLinkSql =
-    "DELETE FROM links.links WHERE workspace_uuid = $1 AND uuid = $2";
+    "DELETE FROM links.links WHERE workspace_uuid = $1 AND uuid = $2 RETURNING uuid";
 
 #undef FILTER
-#undef QUESTION_COLUMNS
 #undef LINK_COLUMNS
 #undef MICROS
+
+constexpr int kQuestionsColumn = 12;
 
 // NULL for an absent optional string.
 const char* optional(bool present, const std::string& value) {
   return present ? value.c_str() : nullptr;
+}
+
+// The stored form of a link's questions: a JSON array in display order. A timestamp of 0
+// stands for the link's date_created (questions made with their link); PATCH stores the
+// times it sets.
+std::string questionsJson(const v1::Link& link) {
+  std::string out;
+  out.reserve(512 * static_cast<std::size_t>(link.questions_size()) + 2);
+  JsonWriter json(out);
+  json.beginArray();
+  for (const auto& q : link.questions()) {
+    json.beginObject()
+        .field("uuid", q.uuid())
+        .field("prompt", q.prompt())
+        .field("field_key", q.field_key())
+        .field("response_type", q.response_type());
+    json.key("configuration").raw(q.configuration_json());
+    json.field("order", q.order()).field("required", q.required());
+    json.key("condition").raw(q.condition_json());
+    json.field("enable_dynamic_probing", q.enable_dynamic_probing())
+        .field("fallback_to_text", q.fallback_to_text());
+    json.key("evaluator_config").raw(q.evaluator_config_json());
+    json.field("date_created", q.date_created_micros())
+        .field("date_updated", q.date_updated_micros())
+        .endObject();
+  }
+  json.endArray();
+  return out;
+}
+
+void questionsFrom(std::string_view stored, v1::Link& link) {
+  boost::system::error_code ec;
+  auto document = boost::json::parse(stored, ec);
+  if (ec || !document.is_array()) {
+    throw ApiError(ErrorCode::kInternalError, "Stored questions of a link are unreadable.");
+  }
+  for (const auto& item : document.as_array()) {
+    const auto& o = item.as_object();
+    auto* q = link.add_questions();
+    q->set_uuid(std::string(o.at("uuid").as_string()));
+    q->set_prompt(std::string(o.at("prompt").as_string()));
+    q->set_field_key(std::string(o.at("field_key").as_string()));
+    q->set_response_type(std::string(o.at("response_type").as_string()));
+    q->set_configuration_json(boost::json::serialize(o.at("configuration")));
+    q->set_order(static_cast<int32_t>(o.at("order").to_number<int64_t>()));
+    q->set_required(o.at("required").as_bool());
+    q->set_condition_json(boost::json::serialize(o.at("condition")));
+    q->set_enable_dynamic_probing(o.at("enable_dynamic_probing").as_bool());
+    q->set_fallback_to_text(o.at("fallback_to_text").as_bool());
+    q->set_evaluator_config_json(boost::json::serialize(o.at("evaluator_config")));
+    int64_t created = o.at("date_created").to_number<int64_t>();
+    int64_t updated = o.at("date_updated").to_number<int64_t>();
+    q->set_date_created_micros(created ? created : link.date_created_micros());
+    q->set_date_updated_micros(updated ? updated : link.date_created_micros());
+  }
 }
 
 v1::Link linkFrom(const pqxx::row& row) {
@@ -111,43 +152,10 @@ v1::Link linkFrom(const pqxx::row& row) {
   settings->set_live_transcription(row[8].as<bool>());
   link.set_date_created_micros(row[9].as<int64_t>());
   link.set_date_updated_micros(row[10].as<int64_t>());
+  link.set_version(row[11].as<int64_t>());
+  questionsFrom(std::string_view(row[kQuestionsColumn].c_str(), row[kQuestionsColumn].size()),
+                link);
   return link;
-}
-
-void questionFrom(const pqxx::row& row, v1::Question& q) {
-  q.set_uuid(row[1].as<std::string>());
-  q.set_prompt(row[2].as<std::string>());
-  q.set_field_key(row[3].as<std::string>());
-  q.set_response_type(row[4].as<std::string>());
-  q.set_configuration_json(row[5].as<std::string>());
-  q.set_order(row[6].as<int>());
-  q.set_required(row[7].as<bool>());
-  q.set_condition_json(row[8].as<std::string>());
-  q.set_enable_dynamic_probing(row[9].as<bool>());
-  q.set_fallback_to_text(row[10].as<bool>());
-  q.set_evaluator_config_json(row[11].as<std::string>());
-  q.set_date_created_micros(row[12].as<int64_t>());
-  q.set_date_updated_micros(row[13].as<int64_t>());
-}
-
-// Attaches questions to their links with one query for the whole page.
-void attachQuestions(pqxx::transaction_base& tx, std::vector<v1::Link>& links) {
-  if (links.empty()) return;
-  std::string uuids = "{";
-  for (const auto& link : links) {
-    if (uuids.size() > 1) uuids += ',';
-    uuids += link.uuid();
-  }
-  uuids += '}';
-  for (const auto& row : tx.exec_prepared(kSelectQuestions, uuids)) {
-    auto link_uuid = row[0].as<std::string>();
-    for (auto& link : links) {
-      if (link.uuid() == link_uuid) {
-        questionFrom(row, *link.add_questions());
-        break;
-      }
-    }
-  }
 }
 
 std::string freeSlug(const std::string& base, const std::set<std::string>& taken) {
@@ -158,20 +166,6 @@ std::string freeSlug(const std::string& base, const std::set<std::string>& taken
   }
 }
 
-void insertQuestions(pqxx::transaction_base& tx, v1::Link& link) {
-  int position = 0;
-  for (auto& q : *link.mutable_questions()) {
-    std::string kept = std::to_string(q.date_created_micros());
-    auto row = tx.exec_prepared1(
-        kInsertQuestion, q.uuid(), link.uuid(), position++, q.prompt(), q.field_key(),
-        q.response_type(), q.configuration_json(), q.order(), q.required(), q.condition_json(),
-        q.enable_dynamic_probing(), q.fallback_to_text(), q.evaluator_config_json(),
-        q.date_created_micros() ? kept.c_str() : nullptr);
-    q.set_date_created_micros(row[0].as<int64_t>());
-    q.set_date_updated_micros(row[1].as<int64_t>());
-  }
-}
-
 }  // namespace
 
 void PgLinksStore::prepare(pqxx::connection& c) {
@@ -179,12 +173,9 @@ void PgLinksStore::prepare(pqxx::connection& c) {
   c.prepare(kCountAll, kCountAllSql);
   c.prepare(kSlugsLike, kSlugsLikeSql);
   c.prepare(kInsertLink, kInsertLinkSql);
-  c.prepare(kInsertQuestion, kInsertQuestionSql);
   c.prepare(kSelectLink, kSelectLinkSql);
-  c.prepare(kSelectQuestions, kSelectQuestionsSql);
   c.prepare(kSelectLinkForUpdate, kSelectLinkForUpdateSql);
   c.prepare(kUpdateLink, kUpdateLinkSql);
-  c.prepare(kDeleteQuestions, kDeleteQuestionsSql);
   c.prepare(kCountFiltered, kCountFilteredSql);
   c.prepare(kListFiltered, kListFilteredSql);
   c.prepare(kDeleteLink, kDeleteLinkSql);
@@ -193,6 +184,32 @@ void PgLinksStore::prepare(pqxx::connection& c) {
 LinksStore::InsertOutcome PgLinksStore::insertLink(const std::string& workspace_uuid,
                                                    int link_quota, const std::string& slug_base,
                                                    v1::Link& link, const OnFinished& on_finished) {
+  auto insert = [&](pqxx::transaction_base& tx) {
+    const auto& s = link.settings();
+    auto rows = tx.exec_prepared(
+        kInsertLink, link.uuid(), workspace_uuid, link.name(), link.slug(), link.status(),
+        optional(s.has_description(), s.description()), s.thank_you_message(),
+        optional(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(), s.live_transcription(),
+        optional(!on_finished.webhook_url.empty(), on_finished.webhook_url),
+        optional(!on_finished.sealed_secret.empty(), on_finished.sealed_secret),
+        questionsJson(link));
+    if (rows.empty()) return false;
+    link.set_date_created_micros(rows[0][0].as<int64_t>());
+    link.set_date_updated_micros(rows[0][1].as<int64_t>());
+    link.set_version(rows[0][2].as<int64_t>());
+    for (auto& q : *link.mutable_questions()) {
+      q.set_date_created_micros(link.date_created_micros());
+      q.set_date_updated_micros(link.date_created_micros());
+    }
+    return true;
+  };
+
+  // With no quota and a given slug the unique index is all the protection needed: one
+  // statement, committed on its own.
+  if (link_quota < 0 && !link.slug().empty()) {
+    pqxx::nontransaction tx(connection_);
+    return insert(tx) ? InsertOutcome::kInserted : InsertOutcome::kSlugTaken;
+  }
   pqxx::work tx(connection_);
   tx.exec_prepared(kLockWorkspace, workspace_uuid);
   if (link_quota >= 0 &&
@@ -206,86 +223,78 @@ LinksStore::InsertOutcome PgLinksStore::insertLink(const std::string& workspace_
     }
     link.set_slug(freeSlug(slug_base, taken));
   }
-  const auto& s = link.settings();
-  auto inserted = tx.exec_prepared(
-      kInsertLink, link.uuid(), workspace_uuid, link.name(), link.slug(), link.status(),
-      optional(s.has_description(), s.description()), s.thank_you_message(),
-      optional(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(), s.live_transcription(),
-      optional(!on_finished.webhook_url.empty(), on_finished.webhook_url),
-      optional(!on_finished.sealed_secret.empty(), on_finished.sealed_secret));
-  if (inserted.empty()) return InsertOutcome::kSlugTaken;
-  link.set_date_created_micros(inserted[0][0].as<int64_t>());
-  link.set_date_updated_micros(inserted[0][1].as<int64_t>());
-  insertQuestions(tx, link);
+  if (!insert(tx)) return InsertOutcome::kSlugTaken;
   tx.commit();
   return InsertOutcome::kInserted;
 }
 
 std::optional<v1::Link> PgLinksStore::findLink(const std::string& workspace_uuid,
                                                const std::string& link_uuid) {
-  pqxx::read_transaction tx(connection_);
+  pqxx::nontransaction tx(connection_);
   auto result = tx.exec_prepared(kSelectLink, workspace_uuid, link_uuid);
   if (result.empty()) return std::nullopt;
-  std::vector<v1::Link> links{linkFrom(result[0])};
-  attachQuestions(tx, links);
-  return std::move(links.front());
+  return linkFrom(result[0]);
 }
 
 int64_t PgLinksStore::countLinks(const std::string& workspace_uuid, const LinkFilter& filter) {
-  pqxx::read_transaction tx(connection_);
+  pqxx::nontransaction tx(connection_);
   return tx.exec_prepared1(kCountFiltered, workspace_uuid, filter.status, filter.search)[0]
       .as<int64_t>();
 }
 
 std::vector<v1::Link> PgLinksStore::listLinks(const std::string& workspace_uuid,
                                               const LinkFilter& filter, int64_t offset, int limit) {
-  pqxx::read_transaction tx(connection_);
+  pqxx::nontransaction tx(connection_);
   std::vector<v1::Link> links;
   for (const auto& row : tx.exec_prepared(kListFiltered, workspace_uuid, filter.status,
                                           filter.search, limit, offset)) {
     links.push_back(linkFrom(row));
   }
-  attachQuestions(tx, links);
   return links;
 }
 
-LinksStore::UpdateOutcome PgLinksStore::updateLink(const std::string& workspace_uuid,
-                                                   const std::string& link_uuid,
-                                                   const std::function<bool(v1::Link&)>& apply,
-                                                   v1::Link& updated) {
+LinksStore::UpdateOutcome PgLinksStore::updateLink(
+    const std::string& workspace_uuid, const std::string& link_uuid,
+    const std::function<bool(v1::Link&)>& apply, v1::Link& updated,
+    const std::function<void(int64_t)>& before_commit) {
   pqxx::work tx(connection_);
   auto result = tx.exec_prepared(kSelectLinkForUpdate, workspace_uuid, link_uuid);
   if (result.empty()) return UpdateOutcome::kNotFound;
-  std::vector<v1::Link> links{linkFrom(result[0])};
-  attachQuestions(tx, links);
-  updated = std::move(links.front());
-  bool questions_replaced = apply(updated);
+  updated = linkFrom(result[0]);
+  const int64_t now = result[0][kQuestionsColumn + 1].as<int64_t>();
+  if (apply(updated)) {
+    for (auto& q : *updated.mutable_questions()) {
+      if (q.date_created_micros() == 0) q.set_date_created_micros(now);
+      q.set_date_updated_micros(now);
+    }
+  }
   const auto& s = updated.settings();
   try {
     // A subtransaction keeps the transaction usable when the new slug is taken.
     pqxx::subtransaction save(tx, "update_link");
-    auto row = save.exec_prepared1(
-        kUpdateLink, updated.uuid(), updated.name(), updated.slug(), updated.status(),
-        optional(s.has_description(), s.description()), s.thank_you_message(),
-        optional(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(), s.live_transcription());
+    auto row =
+        save.exec_prepared1(kUpdateLink, updated.uuid(), updated.name(), updated.slug(),
+                            updated.status(), optional(s.has_description(), s.description()),
+                            s.thank_you_message(), optional(s.has_redirect_url(), s.redirect_url()),
+                            s.tts_enabled(), s.live_transcription(), questionsJson(updated), now);
     save.commit();
-    updated.set_date_updated_micros(row[0].as<int64_t>());
+    updated.set_version(row[0].as<int64_t>());
+    updated.set_date_updated_micros(now);
   } catch (const pqxx::unique_violation&) {
     return UpdateOutcome::kSlugTaken;
   }
-  if (questions_replaced) {
-    tx.exec_prepared(kDeleteQuestions, updated.uuid());
-    insertQuestions(tx, updated);
-  }
+  before_commit(updated.version());
   tx.commit();
   return UpdateOutcome::kUpdated;
 }
 
-bool PgLinksStore::deleteLink(const std::string& workspace_uuid, const std::string& link_uuid) {
+bool PgLinksStore::deleteLink(const std::string& workspace_uuid, const std::string& link_uuid,
+                              const std::function<void()>& before_commit) {
   pqxx::work tx(connection_);
-  auto result = tx.exec_prepared0(kDeleteLink, workspace_uuid, link_uuid);
+  if (tx.exec_prepared(kDeleteLink, workspace_uuid, link_uuid).empty()) return false;
+  before_commit();
   tx.commit();
-  return result.affected_rows() > 0;
+  return true;
 }
 
 }  // namespace feedback::links

@@ -20,13 +20,15 @@ class PgLinksStore final : public LinksStore {
                            const std::string& slug_base, v1::Link& link,
                            const OnFinished& on_finished) override;
   UpdateOutcome updateLink(const std::string& workspace_uuid, const std::string& link_uuid,
-                           const std::function<bool(v1::Link&)>& apply, v1::Link& updated) override;
+                           const std::function<bool(v1::Link&)>& apply, v1::Link& updated,
+                           const std::function<void(int64_t)>& before_commit) override;
   std::optional<v1::Link> findLink(const std::string& workspace_uuid,
                                    const std::string& link_uuid) override;
   int64_t countLinks(const std::string& workspace_uuid, const LinkFilter& filter) override;
   std::vector<v1::Link> listLinks(const std::string& workspace_uuid, const LinkFilter& filter,
                                   int64_t offset, int limit) override;
-  bool deleteLink(const std::string& workspace_uuid, const std::string& link_uuid) override;
+  bool deleteLink(const std::string& workspace_uuid, const std::string& link_uuid,
+                  const std::function<void()>& before_commit) override;
 
  private:
   pqxx::connection& connection_;

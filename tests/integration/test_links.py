@@ -32,11 +32,14 @@ ALL_TYPES = [
 ]
 
 
-def rows(ws, table="links"):
-    return int(sql(f"SELECT count(*) FROM links.{table} t WHERE "
-                   + ("t.workspace_uuid" if table == "links" else
-                      "t.link_uuid IN (SELECT uuid FROM links.links WHERE workspace_uuid")
-                   + f" = '{ws.uuid}'" + (")" if table != "links" else ""))[0][0])
+def rows(ws, what="links"):
+    """Links of the workspace, or ("questions") the questions stored in them."""
+    if what == "links":
+        query = f"SELECT count(*) FROM links.links WHERE workspace_uuid = '{ws.uuid}'"
+    else:
+        query = ("SELECT coalesce(sum(json_array_length(questions::json)), 0) FROM links.links "
+                 f"WHERE workspace_uuid = '{ws.uuid}'")
+    return int(sql(query)[0][0])
 
 
 def rejected(ws, body, status, code, path=None, method="POST", target="links/"):
@@ -274,6 +277,7 @@ def delete_removes_link_and_questions():
     j = expect(ws.call("DELETE", f"links/{made['uuid']}/"), 200)
     assert isinstance(j["message"], str) and j["message"]
     assert rows(ws) == 0 and rows(ws, "questions") == 0
+    assert sql(f"SELECT count(*) FROM links.links WHERE uuid = '{made['uuid']}'") == [["0"]]
     expect(ws.call("GET", f"links/{made['uuid']}/"), 404, None)
     expect(ws.call("DELETE", f"links/{made['uuid']}/"), 404, None)
     expect(ws.call("PATCH", f"links/{made['uuid']}/", json={"name": "x"}), 404, None)

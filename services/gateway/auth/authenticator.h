@@ -17,6 +17,8 @@ struct AuthOutcome {
   enum class Kind { kAccepted, kRejected, kUnavailable };
   Kind kind = Kind::kRejected;
   feedback::common::v1::Caller caller;
+  // The answer for the extra key read with the API key; nullopt when Redis did not answer.
+  std::optional<RedisReply> prefetched;
 };
 
 class Authenticator {
@@ -26,11 +28,13 @@ class Authenticator {
                 Metrics& metrics)
       : redis_(redis), tokens_(tokens), metrics_(metrics) {}
 
-  // `done` runs exactly once, on a Redis or gRPC thread.
-  void authenticate(std::string_view api_key, Done done);
+  // `done` runs exactly once, on a Redis or gRPC thread. `prefetch_key`, when not empty, is
+  // read in the same Redis round trip as the key record.
+  void authenticate(std::string_view api_key, std::string prefetch_key, Done done);
 
  private:
-  void verify(std::string key_hash, bool fill_cache, Done done);
+  void verify(std::string key_hash, bool fill_cache, std::optional<RedisReply> prefetched,
+              Done done);
 
   RedisClient& redis_;
   feedback::tokens::v1::TokensService::Stub& tokens_;

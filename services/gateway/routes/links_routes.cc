@@ -1,7 +1,10 @@
 // /v1/links/: feedback links and their questions (links service).
 #include <algorithm>
 
+#include <charconv>
+
 #include "common/json_writer.h"
+#include "common/link_versions.h"
 #include "common/scopes.h"
 #include "common/time.h"
 #include "services/gateway/http/json_input.h"
@@ -174,17 +177,33 @@ void writeLink(JsonWriter& json, const lv1::Link& link) {
       .endObject();
 }
 
-HttpResponse linkResponse(int status, const lv1::Link& link) {
+std::string renderLink(const lv1::Link& link) {
   std::string body;
   body.reserve(1024 + 512 * static_cast<std::size_t>(link.questions_size()));
   JsonWriter json(body);
   writeLink(json, link);
-  return jsonResponse(status, std::move(body));
+  return body;
+}
+
+HttpResponse linkResponse(int status, const lv1::Link& link) {
+  return jsonResponse(status, renderLink(link));
+}
+
+// The link version read with the API key: nullopt when Redis did not answer (then the cache
+// cannot be trusted), 0 when none is recorded yet.
+std::optional<int64_t> versionOf(const std::optional<RedisReply>& reply) {
+  if (!reply || reply->type == RedisReply::Type::kError) return std::nullopt;
+  if (reply->type != RedisReply::Type::kString) return 0;
+  int64_t version = 0;
+  auto [ptr, ec] =
+      std::from_chars(reply->str.data(), reply->str.data() + reply->str.size(), version);
+  return ec == std::errc() ? version : 0;
 }
 
 }  // namespace
 
-void addLinksRoutes(Routes& routes, lv1::LinksService::Stub& links) {
+void addLinksRoutes(Routes& routes, lv1::LinksService::Stub& links, LinkCache& cache,
+                    RedisClient& redis, Metrics& metrics) {
   routes.add(Method::kGet, "/v1/links/", std::string(scopes::kLinksRead),
              [&links](const ContextPtr& ctx, Respond respond) {
                lv1::ListLinksRequest request;
@@ -220,18 +239,51 @@ void addLinksRoutes(Routes& routes, lv1::LinksService::Stub& links) {
                    [](const lv1::CreateLinkResponse& r) { return linkResponse(201, r.link()); });
              });
 
-  routes.add(Method::kGet, "/v1/links/{uuid}/", std::string(scopes::kLinksRead),
-             [&links](const ContextPtr& ctx, Respond respond) {
-               lv1::GetLinkRequest request;
-               *request.mutable_caller() = ctx->caller;
-               request.set_link_uuid(ctx->params.at(0));
-               callBackend<lv1::GetLinkResponse>(
-                   ctx, std::move(respond), std::move(request),
-                   [&links](auto* c, auto* q, auto* r, auto done) {
-                     links.async()->GetLink(c, q, r, std::move(done));
-                   },
-                   [](const lv1::GetLinkResponse& r) { return linkResponse(200, r.link()); });
-             });
+  routes.add(
+      Method::kGet, "/v1/links/{uuid}/", std::string(scopes::kLinksRead),
+      RouteHandler(
+          [&links, &cache, &redis, &metrics](const ContextPtr& ctx, Respond respond) {
+            const std::string& link_uuid = ctx->params.at(0);
+            const std::string& workspace_uuid = ctx->caller.workspace().uuid();
+            std::optional<int64_t> version = versionOf(ctx->prefetched);
+            if (!version) {
+              ++metrics.link_cache_bypassed;
+            } else if (*version > 0) {
+              if (auto body = cache.find(link_uuid, workspace_uuid, *version)) {
+                ++metrics.link_cache_hits;
+                return respond(jsonResponse(200, *body));
+              }
+            }
+            if (version) ++metrics.link_cache_misses;
+            lv1::GetLinkRequest request;
+            *request.mutable_caller() = ctx->caller;
+            request.set_link_uuid(link_uuid);
+            callBackend<lv1::GetLinkResponse>(
+                ctx, std::move(respond), std::move(request),
+                [&links](auto* c, auto* q, auto* r, auto done) {
+                  links.async()->GetLink(c, q, r, std::move(done));
+                },
+                [&cache, &redis, ctx, version](const lv1::GetLinkResponse& r) {
+                  auto body = std::make_shared<const std::string>(renderLink(r.link()));
+                  if (version) {
+                    const auto& link = r.link();
+                    cache.store(link.uuid(), ctx->caller.workspace().uuid(), link.version(), body);
+                    if (*version < link.version()) {
+                      // Record the version so that later reads can use the cache; raising is
+                      // monotonic, so a concurrent change always wins.
+                      redis.command(
+                          {"EVAL", std::string(linkversion::kRaiseScript), "1",
+                           linkversion::redisKey(link.uuid()), std::to_string(link.version()),
+                           std::to_string(linkversion::kTtlSeconds)},
+                          [](std::optional<RedisReply>) {});
+                    }
+                  }
+                  return jsonResponse(200, *body);
+                });
+          },
+          [](const std::vector<std::string>& params) {
+            return linkversion::redisKey(params.at(0));
+          }));
 
   routes.add(Method::kPatch, "/v1/links/{uuid}/", std::string(scopes::kLinksWrite),
              [&links](const ContextPtr& ctx, Respond respond) {

@@ -5,9 +5,11 @@
 #include <boost/json/object.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
 #include "services/gateway/http/message.h"
 #include "services/gateway/http/router.h"
@@ -20,11 +22,24 @@ struct RequestContext {
   std::vector<std::string> params;
   feedback::common::v1::Caller caller;
   boost::json::object body;
+  // The answer for the route's prefetch key; nullopt when Redis did not answer.
+  std::optional<RedisReply> prefetched;
 };
 
 using ContextPtr = std::shared_ptr<RequestContext>;
 // May throw ApiError before responding; the pipeline turns it into the error answer.
-using RouteHandler = std::function<void(const ContextPtr&, Respond)>;
+using RouteFunction = std::function<void(const ContextPtr&, Respond)>;
+// A Redis key a route reads in the same round trip as the API-key lookup (empty: none).
+using PrefetchKey = std::function<std::string(const std::vector<std::string>& params)>;
+
+struct RouteHandler {
+  template <class F>
+  RouteHandler(F run_function, PrefetchKey prefetch_key = {})  // NOLINT: lambdas convert
+      : run(std::move(run_function)), prefetch(std::move(prefetch_key)) {}
+  RouteFunction run;
+  PrefetchKey prefetch;
+};
+
 using Routes = Router<RouteHandler>;
 
 }  // namespace feedback::gateway

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Runs the benchmark scenarios with wrk against a running stack (STACK_DIR) and nginx.
+
+Prints one table (requests/s, p50, p99, ratio to W0, errors) and writes it as JSON to
+.run/bench/latest.json. Exits 1 when any scenario had errors (non-2xx answers included)."""
+import json
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+STACK_DIR = os.environ.get("STACK_DIR", os.path.join(ROOT, ".run"))
+OUT_DIR = os.path.join(ROOT, ".run", "bench")
+DURATION = os.environ.get("BENCH_DURATION", "10s")
+WARMUP = os.environ.get("BENCH_WARMUP", "3s")
+THREADS = os.environ.get("BENCH_THREADS", "2")
+CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "64")
+TARGETS = {"W1_ratio": 0.25, "W1_p99_ms": 10.0, "W2_rps": 3000.0, "RSS_MiB": 64.0}
+
+
+def stack_env():
+    env = {}
+    with open(os.path.join(STACK_DIR, "stack.env")) as f:
+        for line in f:
+            if "=" in line:
+                k, v = line.strip().split("=", 1)
+                env[k] = v.strip('"')
+    return env
+
+
+def http(method, url, key, body=None):
+    req = urllib.request.Request(url, method=method, data=body and json.dumps(body).encode(),
+                                 headers={"Authorization": f"Bearer {key}",
+                                          "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return r.status, r.read()
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def start_nginx(body_file, port):
+    conf_dir = os.path.join(OUT_DIR, "nginx")
+    os.makedirs(conf_dir, exist_ok=True)
+    conf = os.path.join(conf_dir, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(f"""
+worker_processes auto;
+pid {conf_dir}/nginx.pid;
+error_log {conf_dir}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  keepalive_requests 1000000;
+  server {{
+    listen 127.0.0.1:{port};
+    location = /v1/w0/ {{
+      default_type application/json;
+      root {os.path.dirname(body_file)};
+      try_files /{os.path.basename(body_file)} =404;
+    }}
+  }}
+}}
+""")
+    proc = subprocess.Popen(["nginx", "-c", conf, "-p", conf_dir, "-g", "daemon off;"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(100):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/w0/", timeout=1) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit(f"bench: nginx did not start: {proc.stderr.read().decode()[-500:]}")
+
+
+def wrk(url, script, key, connections=CONNECTIONS, duration=DURATION, extra_env=None):
+    # A fresh run id for every invocation keeps W2's slugs unique across warm-up and run.
+    env = dict(os.environ, BENCH_LUA_DIR=HERE, BENCH_KEY=key or "", BENCH_RUN=str(time.time_ns()),
+               **(extra_env or {}))
+    cmd = ["wrk", f"-t{THREADS}", f"-c{connections}", f"-d{duration}", "--latency", "--timeout", "5s",
+           "-s", os.path.join(HERE, script), url]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    m = re.search(r"BENCH_RESULT (\{.*\})", out.stdout)
+    if not m:
+        raise SystemExit(f"bench: wrk failed: {out.stdout[-500:]} {out.stderr[-500:]}")
+    return json.loads(m.group(1))
+
+
+def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None):
+    print(f"bench: {name}: warm-up {WARMUP}, then {DURATION} at {connections} connections ...",
+          flush=True)
+    wrk(url, script, key, connections, WARMUP, extra_env)
+    r = wrk(url, script, key, connections, DURATION, extra_env)
+    r["errors"] = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
+    r["name"] = name
+    r["connections"] = int(connections)
+    return r
+
+
+def rss_with_idle_connections(gateway_pid, host, port, key, count=1000):
+    """Opens `count` keep-alive connections, each after one request, and reads VmRSS."""
+    socks = []
+    request = (f"GET /v1/tokens/?page_size=1 HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {key}\r\n\r\n").encode()
+    try:
+        for _ in range(count):
+            s = socket.create_connection((host, port), timeout=10)
+            s.sendall(request)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += s.recv(65536)
+            head, _, rest = data.partition(b"\r\n\r\n")
+            length = int(re.search(rb"Content-Length: (\d+)", head, re.I).group(1))
+            while len(rest) < length:
+                rest += s.recv(65536)
+            socks.append(s)
+        time.sleep(1)
+        with open(f"/proc/{gateway_pid}/status") as f:
+            kb = int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
+        return kb / 1024.0, len(socks)
+    finally:
+        for s in socks:
+            s.close()
+
+
+def main():
+    os.makedirs(OUT_DIR, exist_ok=True)
+    env = stack_env()
+    base = env["BASE_URL"]
+    ctl = shlex.split(env["FEEDBACKCTL"])
+    made = subprocess.run(ctl + ["workspace", "create", "--name", f"bench-{int(time.time())}",
+                                 "--plan", "enterprise", "--rate-limit", "1000000000"],
+                          capture_output=True, text=True, check=True)
+    key = json.loads(made.stdout)["api_key"]
+
+    with open(os.path.join(HERE, "link_5_questions.json")) as f:
+        link_body = json.load(f)
+    status, created = http("POST", base + "links/", key, link_body)
+    link = json.loads(created)
+    w1_url = f"{base}links/{link['uuid']}/"
+    status, w1_body = http("GET", w1_url, key)
+    body_file = os.path.join(OUT_DIR, "w0.json")
+    with open(body_file, "wb") as f:
+        f.write(w1_body)
+    print(f"bench: W1 body is {len(w1_body)} bytes", flush=True)
+
+    nginx_port = free_port()
+    nginx = start_nginx(body_file, nginx_port)
+    try:
+        results = [scenario("W0 nginx static", f"http://127.0.0.1:{nginx_port}/v1/w0/", "get.lua", None)]
+    finally:
+        nginx.send_signal(signal.SIGQUIT)
+        nginx.wait(timeout=10)
+    results.append(scenario("W1 GET /v1/links/{uuid}/", w1_url, "get.lua", key))
+    results.append(scenario("W2 POST /v1/links/", base + "links/", "create_link.lua", key))
+    results.append(scenario("W1 at 1000 connections", w1_url, "get.lua", key, connections=1000))
+
+    with open(os.path.join(STACK_DIR, "pids", "gateway.pid")) as f:
+        gateway_pid = int(f.read().strip())
+    gw = base.split("/")[2]
+    rss, held = rss_with_idle_connections(gateway_pid, gw.split(":")[0], int(gw.split(":")[1]), key)
+
+    w0 = results[0]["rps"]
+    print()
+    print(f"{'scenario':<28} {'conns':>5} {'req/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'vs W0':>7} {'errors':>7}")
+    for r in results:
+        r["ratio_to_w0"] = r["rps"] / w0 if w0 else 0
+        print(f"{r['name']:<28} {r['connections']:>5} {r['rps']:>10.0f} {r['p50_us'] / 1000:>8.2f} "
+              f"{r['p99_us'] / 1000:>8.2f} {r['ratio_to_w0']:>6.1%} {r['errors']:>7}")
+    print(f"{'gateway RSS, 1000 idle conns':<28} {held:>5} {rss:>9.1f} MiB")
+
+    w1, w2 = results[1], results[2]
+    checks = {
+        "W1 >= 25% of W0": w1["ratio_to_w0"] >= TARGETS["W1_ratio"],
+        "W1 p99 < 10 ms": w1["p99_us"] / 1000 < TARGETS["W1_p99_ms"],
+        "W2 >= 3000 links/s": w2["rps"] >= TARGETS["W2_rps"],
+        "gateway RSS < 64 MiB at 1000 connections": rss < TARGETS["RSS_MiB"],
+    }
+    print()
+    for name, ok in checks.items():
+        print(f"target {'met    ' if ok else 'NOT met'}  {name}")
+    report = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "duration": DURATION,
+              "threads": int(THREADS), "w1_body_bytes": len(w1_body), "scenarios": results,
+              "gateway_rss_mib_1000_idle": rss, "idle_connections_held": held, "targets": checks}
+    with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:
+        json.dump(report, f, indent=2)
+    print(f"\nbench: wrote {os.path.join(OUT_DIR, 'latest.json')}")
+    errors = sum(r["errors"] for r in results)
+    if errors:
+        print(f"bench: {errors} errors (non-2xx answers or socket errors): the run failed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
