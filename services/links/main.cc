@@ -1,4 +1,5 @@
 // links: feedback links and their questions over gRPC (feedback.links.v1.LinksService).
+#include <algorithm>
 #include <iostream>
 #include <thread>
 
@@ -25,7 +26,9 @@ int main() {
   const int port = env.integer("LINKS_PORT", 50052, 0, 65535);
   const std::string database_url = env.requiredText("DATABASE_URL");
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int pool_size = env.integer("PG_POOL_SIZE", std::max(2, cores), 1, 256);
+  // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
+  // than cores lets commits share flushes.
+  const int pool_size = env.integer("PG_POOL_SIZE", std::clamp(4 * cores, 4, 32), 1, 256);
   links::LinksSettings settings{env.text("PUBLIC_SCHEME", "https"),
                                 env.boolean("WEBHOOK_ALLOW_PRIVATE", false)};
   const std::string secrets_key = env.requiredText("SECRETS_KEY");

@@ -1,4 +1,5 @@
 // tokens: workspaces, plans and API keys over gRPC (feedback.tokens.v1.TokensService).
+#include <algorithm>
 #include <iostream>
 #include <thread>
 
@@ -25,7 +26,9 @@ int main() {
   const std::string database_url = env.requiredText("DATABASE_URL");
   const HostPort redis_address = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int pool_size = env.integer("PG_POOL_SIZE", std::max(2, cores), 1, 256);
+  // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
+  // than cores lets commits share flushes.
+  const int pool_size = env.integer("PG_POOL_SIZE", std::clamp(4 * cores, 4, 32), 1, 256);
   tokens::TokensSettings settings{env.text("PUBLIC_HOST_SUFFIX", "localhost")};
   try {
     env.check();

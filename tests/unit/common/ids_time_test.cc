@@ -33,3 +33,12 @@ TEST_CASE("time: timestamps always carry six fractional digits and Z", "[time]")
   CHECK(feedback::formatTimestamp(-1) == "1969-12-31T23:59:59.999999Z");
   CHECK(feedback::nowMicros() > 1700000000000000);
 }
+
+TEST_CASE("time: the calendar is right across leap years and centuries", "[time]") {
+  CHECK(feedback::formatTimestamp(951782400000000) == "2000-02-29T00:00:00.000000Z");
+  CHECK(feedback::formatTimestamp(951868799999999) == "2000-02-29T23:59:59.999999Z");
+  CHECK(feedback::formatTimestamp(4107542400000000) == "2100-03-01T00:00:00.000000Z");
+  CHECK(feedback::formatTimestamp(1798761599000000) == "2026-12-31T23:59:59.000000Z");
+  CHECK(feedback::formatTimestamp(-86400000000) == "1969-12-31T00:00:00.000000Z");
+  CHECK(feedback::formatTimestamp(253402300799999999) == "9999-12-31T23:59:59.999999Z");
+}
