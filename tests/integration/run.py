@@ -8,7 +8,7 @@ import harness  # noqa: E402
 
 # Dependency-failure tests stop and restart parts of the stack: they run last.
 MODULES = ["test_wire", "test_auth", "test_tokens", "test_links", "test_feedbackctl",
-           "test_admin", "test_resilience"]
+           "test_admin", "test_link_cache", "test_resilience"]
 
 if __name__ == "__main__":
     only = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "-k" else None

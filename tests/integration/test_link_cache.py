@@ -1,0 +1,115 @@
+"""The gateway's link document cache: never older than an acknowledged write, on any replica,
+and bypassed (not trusted) while Redis is down."""
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+
+from harness import ENV, ROOT, STACK_DIR, Workspace, expect, redis, sql, stack, test, wait_until
+import harness
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class SecondGateway:
+    """Another gateway replica on the same services, PostgreSQL and Redis."""
+
+    def __enter__(self):
+        with open(os.path.join(STACK_DIR, "services.env")) as f:
+            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+        self.port, admin = free_port(), free_port()
+        env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin))
+        self.log = open(os.path.join(STACK_DIR, "logs", "gateway-2.log"), "a")
+        self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", "gateway", "gateway")],
+                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+        def ready():
+            with urllib.request.urlopen(f"http://127.0.0.1:{admin}/readyz", timeout=2) as r:
+                return r.status == 200
+
+        wait_until(ready, what="second gateway")
+        return self
+
+    def call(self, ws, method, path, **kw):
+        saved = harness._base
+        harness._base = harness.urllib.parse.urlsplit(f"http://127.0.0.1:{self.port}/v1/")
+        try:
+            return ws.call(method, path, **kw)
+        finally:
+            harness._base = saved
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+        self.log.close()
+
+
+@test
+def a_change_through_one_replica_is_seen_at_once_through_another():
+    ws = Workspace()
+    link = ws.link(name="Original", questions=[{"prompt": "First", "field_key": "first"}])
+    with SecondGateway() as b:
+        for _ in range(3):  # B now has the document cached
+            assert expect(b.call(ws, "GET", f"links/{link['uuid']}/"), 200)["name"] == "Original"
+        for i in range(20):
+            expect(ws.call("PATCH", f"links/{link['uuid']}/", json={"name": f"Renamed {i}"}), 200)
+            got = expect(b.call(ws, "GET", f"links/{link['uuid']}/"), 200)
+            assert got["name"] == f"Renamed {i}", f"replica B served a stale document: {got['name']}"
+        expect(ws.call("PATCH", f"links/{link['uuid']}/", json={"questions": []}), 200)
+        assert expect(b.call(ws, "GET", f"links/{link['uuid']}/"), 200)["questions"] == []
+        expect(ws.call("DELETE", f"links/{link['uuid']}/"), 200)
+        expect(b.call(ws, "GET", f"links/{link['uuid']}/"), 404, None)
+
+
+@test
+def cached_documents_are_per_workspace():
+    a, other = Workspace(), Workspace()
+    link = a.link()
+    for _ in range(2):
+        expect(a.call("GET", f"links/{link['uuid']}/"), 200)
+    expect(other.call("GET", f"links/{link['uuid']}/"), 404, None)
+
+
+@test
+def versions_are_recorded_and_raised():
+    ws = Workspace()
+    link = ws.link()
+    key = "fb:link:{" + link["uuid"] + "}"
+    expect(ws.call("GET", f"links/{link['uuid']}/"), 200)
+    wait_until(lambda: redis("GET", key) == "1", what="version filled after the first read")
+    expect(ws.call("PATCH", f"links/{link['uuid']}/", json={"status": "paused"}), 200)
+    assert redis("GET", key) == "2"
+    assert sql(f"SELECT version FROM links.links WHERE uuid = '{link['uuid']}'") == [["2"]]
+    expect(ws.call("DELETE", f"links/{link['uuid']}/"), 200)
+    assert redis("GET", key) == str(2**63 - 1)
+
+
+@test
+def redis_down_reads_bypass_the_cache_and_changes_are_refused():
+    ws = Workspace()
+    link = ws.link(name="Before outage")
+    expect(ws.call("GET", f"links/{link['uuid']}/"), 200)
+    stack("stop-service", "redis")
+    try:
+        assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["name"] == "Before outage"
+        r = ws.call("PATCH", f"links/{link['uuid']}/", json={"name": "During outage"})
+        expect(r, 503, "SERVICE_UNAVAILABLE")
+        assert r.header("Retry-After") == "1"
+        expect(ws.call("DELETE", f"links/{link['uuid']}/"), 503, "SERVICE_UNAVAILABLE")
+        # Not acknowledged, so not done.
+        assert sql(f"SELECT name, version FROM links.links WHERE uuid = '{link['uuid']}'") == [
+            ["Before outage", "1"]]
+        # Creating needs no version: it works while Redis is down.
+        ws.link(name="Made during outage")
+    finally:
+        stack("start-service", "redis")
+    wait_until(lambda: ws.call("PATCH", f"links/{link['uuid']}/", json={"name": "After"}).status == 200,
+               what="PATCH after Redis is back")
+    assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["name"] == "After"
