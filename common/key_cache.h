@@ -14,6 +14,9 @@ inline constexpr std::string_view kRecordPrefix = "v1:";
 inline constexpr std::string_view kRevoked = "revoked";
 inline constexpr int kRecordTtlSeconds = 300;
 inline constexpr int kTombstoneTtlSeconds = 86400;
+// Each revocation publishes the key's hash here, so that gateways fail requests with that
+// key that are still in flight.
+inline constexpr std::string_view kRevocationChannel = "fb:revocations";
 
 inline std::string redisKey(std::string_view key_hash) {
   std::string out = "fb:key:{";

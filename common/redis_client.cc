@@ -81,6 +81,12 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
   std::deque<std::chrono::steady_clock::time_point> pending;
   std::atomic<bool> is_connected{false};
   bool stopping = false;
+  // Owned here and never freed before the client: hiredis keeps pointers to them.
+  struct Subscription {
+    std::string channel;
+    std::function<void(std::string)> on_message;
+  };
+  std::vector<std::unique_ptr<Subscription>> subscriptions;
   std::thread thread;
 
   static RedisConnection* of(void* privdata) { return static_cast<RedisConnection*>(privdata); }
@@ -129,11 +135,29 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     if (c->descriptor.is_open()) c->descriptor.release();
   }
 
+  static void onMessage(redisAsyncContext*, void* reply, void* privdata) {
+    // Called for the subscription's confirmation, for every message, and with null when the
+    // connection goes away.
+    auto* r = static_cast<redisReply*>(reply);
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 3) return;
+    if (std::string_view(r->element[0]->str, r->element[0]->len) != "message") return;
+    static_cast<Subscription*>(privdata)->on_message(
+        std::string(r->element[2]->str, r->element[2]->len));
+  }
+
+  void sendSubscribe(Subscription& subscription) {
+    if (!connection || !connection->context) return;  // subscribed on (re)connection
+    const char* argv[] = {"SUBSCRIBE", subscription.channel.c_str()};
+    size_t lengths[] = {9, subscription.channel.size()};
+    redisAsyncCommandArgv(connection->context, &onMessage, &subscription, 2, argv, lengths);
+  }
+
   static void onConnect(const redisAsyncContext* ac, int status) {
     auto* c = of(ac->ev.data);
     if (status == REDIS_OK) {
       c->owner->is_connected = true;
       log::info("redis_connected", {{"host", c->owner->host}, {"port", c->owner->port}});
+      for (auto& subscription : c->owner->subscriptions) c->owner->sendSubscribe(*subscription);
     } else {
       log::warn("redis_connect_failed", {{"error", ac->errstr}});
       c->owner->lost(c);
@@ -284,6 +308,15 @@ void RedisClient::pipeline(std::vector<std::vector<std::string>> commands,
       };
       impl->send(commands[i], one);
     }
+  });
+}
+
+void RedisClient::subscribe(std::string channel, std::function<void(std::string)> on_message) {
+  asio::post(impl_->io, [impl = impl_, channel = std::move(channel),
+                         on_message = std::move(on_message)]() mutable {
+    impl->subscriptions.push_back(std::make_unique<Impl::Subscription>(
+        Impl::Subscription{std::move(channel), std::move(on_message)}));
+    if (impl->is_connected) impl->sendSubscribe(*impl->subscriptions.back());
   });
 }
 

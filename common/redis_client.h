@@ -37,6 +37,10 @@ class RedisClient {
   // Sends every command at once (one round trip); the callback gets their answers in order.
   using PipelineCallback = std::function<void(std::vector<std::optional<RedisReply>>)>;
   void pipeline(std::vector<std::vector<std::string>> commands, PipelineCallback callback);
+  // Delivers every message published on `channel` to `on_message` (on the client's thread),
+  // re-subscribing after each reconnection. Messages published while disconnected are lost.
+  // A client that subscribes should be used for nothing else.
+  void subscribe(std::string channel, std::function<void(std::string)> on_message);
   // For worker threads only (never an I/O thread): waits for the answer.
   std::optional<RedisReply> commandSync(std::vector<std::string> args);
   bool connected() const;

@@ -49,6 +49,11 @@ void Gateway::handle(HttpRequest request, Respond respond) {
   ctx->request = std::move(request);
   ctx->request_id = requestIdFor(ctx->request);
   Respond finish = [this, ctx, respond = std::move(respond)](HttpResponse response) {
+    if (!ctx->key_hash.empty() && !ctx->revokes_own_key && response.status != 401 &&
+        revoked_.contains(ctx->key_hash)) {
+      // The key was revoked while this request was being processed.
+      response = errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id);
+    }
     response.setHeader("X-Request-Id", ctx->request_id);
     metrics_.countResponse(response.status);
     if (response.status >= 500) {
@@ -108,6 +113,7 @@ void Gateway::handle(HttpRequest request, Respond respond) {
           case AuthOutcome::Kind::kAccepted:
             break;
         }
+        ctx->key_hash = std::move(outcome.key_hash);
         ctx->caller = std::move(outcome.caller);
         ctx->prefetched = std::move(outcome.prefetched);
         if (!route.scope.empty() && !scopes::holds(ctx->caller.scopes(), route.scope)) {

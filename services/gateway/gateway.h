@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "services/gateway/auth/authenticator.h"
+#include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/metrics.h"
 #include "services/gateway/routes/request_context.h"
 
@@ -16,8 +17,13 @@ using Post = std::function<void(std::function<void()>)>;
 
 class Gateway {
  public:
-  Gateway(const Routes& routes, Authenticator& authenticator, Metrics& metrics, Post post)
-      : routes_(routes), authenticator_(authenticator), metrics_(metrics), post_(std::move(post)) {}
+  Gateway(const Routes& routes, Authenticator& authenticator, const RevokedKeys& revoked,
+          Metrics& metrics, Post post)
+      : routes_(routes),
+        authenticator_(authenticator),
+        revoked_(revoked),
+        metrics_(metrics),
+        post_(std::move(post)) {}
 
   void handle(HttpRequest request, Respond respond);
 
@@ -26,6 +32,7 @@ class Gateway {
 
   const Routes& routes_;
   Authenticator& authenticator_;
+  const RevokedKeys& revoked_;
   Metrics& metrics_;
   Post post_;
 };

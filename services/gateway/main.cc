@@ -6,6 +6,7 @@
 
 #include "common/config.h"
 #include "common/grpc_kit.h"
+#include "common/key_cache.h"
 #include "common/log.h"
 #include "common/process.h"
 #include "common/redis_client.h"
@@ -62,15 +63,19 @@ int main() {
     Authenticator authenticator(redis, *tokens, metrics);
 
     Routes routes;
-    addTokensRoutes(routes, *tokens);
+    RevokedKeys revoked;
+    RedisClient subscriber(redis_addr.host, redis_addr.port);
+    subscriber.subscribe(std::string(keycache::kRevocationChannel),
+                         [&revoked](std::string key_hash) { revoked.add(key_hash); });
+    addTokensRoutes(routes, *tokens, revoked);
     LinkCache link_cache(static_cast<std::size_t>(link_cache_entries),
                          static_cast<std::size_t>(link_cache_mib) * 1024 * 1024);
     addLinksRoutes(routes, *links, link_cache, redis, metrics);
 
     std::unique_ptr<HttpServer> api_server;
-    Gateway gateway(routes, authenticator, metrics, [&api_server](std::function<void()> task) {
-      api_server->post(std::move(task));
-    });
+    Gateway gateway(
+        routes, authenticator, revoked, metrics,
+        [&api_server](std::function<void()> task) { api_server->post(std::move(task)); });
     TransportErrorResponder transport_errors = &transportErrorResponse;
     api_server = std::make_unique<HttpServer>(
         api,

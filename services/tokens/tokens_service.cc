@@ -250,11 +250,15 @@ v1::ListTokensResponse TokensService::listTokens(TokensStore& store,
 v1::RevokeTokenResponse TokensService::revokeToken(TokensStore& store,
                                                    const v1::RevokeTokenRequest& request) {
   if (!isUuid(request.token_uuid())) throw ApiError(ErrorCode::kNotFound);
+  v1::RevokeTokenResponse response;
   bool revoked = store.revokeKey(request.caller().workspace().uuid(), request.token_uuid(),
-                                 [this](const std::string& hash) { cache_.markRevoked(hash); });
+                                 [this, &response](const std::string& hash) {
+                                   cache_.markRevoked(hash);
+                                   response.set_key_hash(hash);
+                                 });
   if (!revoked) throw ApiError(ErrorCode::kNotFound, "No such token.");
   log::info("token_revoked", {{"token_uuid", request.token_uuid()}});
-  return {};
+  return response;
 }
 
 }  // namespace feedback::tokens

@@ -113,3 +113,42 @@ def redis_down_reads_bypass_the_cache_and_changes_are_refused():
     wait_until(lambda: ws.call("PATCH", f"links/{link['uuid']}/", json={"name": "After"}).status == 200,
                what="PATCH after Redis is back")
     assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["name"] == "After"
+
+
+def _in_flight_then_revoked(ws, in_flight_call, revoke_call):
+    """Starts a request that reaches the links service, freezes that service so the request
+    stays in flight, revokes the request's key, then lets the service answer."""
+    import signal
+    import threading
+    tok = ws.token()
+    pid = int(open(os.path.join(STACK_DIR, "pids", "links.pid")).read())
+    result = {}
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        t = threading.Thread(target=lambda: result.update(r=in_flight_call(tok["key"])))
+        t.start()
+        time.sleep(0.5)
+        expect(revoke_call(tok["uuid"]), 200)
+        time.sleep(0.3)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    t.join(timeout=30)
+    return result["r"]
+
+
+@test
+def a_request_in_flight_when_its_key_is_revoked_answers_401():
+    ws = Workspace()
+    r = _in_flight_then_revoked(ws, lambda key: ws.call("GET", "links/", key=key),
+                                lambda uuid: ws.call("DELETE", f"tokens/{uuid}/"))
+    expect(r, 401, "INVALID_API_KEY")
+    expect(ws.call("GET", "links/"), 200)
+
+
+@test
+def a_revocation_through_one_replica_fails_requests_in_flight_on_another():
+    ws = Workspace()
+    with SecondGateway() as b:
+        r = _in_flight_then_revoked(ws, lambda key: b.call(ws, "GET", "links/", key=key),
+                                    lambda uuid: ws.call("DELETE", f"tokens/{uuid}/"))
+    expect(r, 401, "INVALID_API_KEY")

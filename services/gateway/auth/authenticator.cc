@@ -28,6 +28,10 @@ void Authenticator::authenticate(std::string_view api_key, std::string prefetch_
     return;
   }
   std::string hash = crypto::sha256Hex(api_key);
+  done = [hash, done = std::move(done)](AuthOutcome outcome) {
+    outcome.key_hash = hash;
+    done(std::move(outcome));
+  };
   std::vector<std::vector<std::string>> commands{{"GET", keycache::redisKey(hash)}};
   if (!prefetch_key.empty()) commands.push_back({"GET", std::move(prefetch_key)});
   redis_.pipeline(std::move(commands), [this, hash = std::move(hash), done = std::move(done)](

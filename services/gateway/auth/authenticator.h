@@ -19,6 +19,8 @@ struct AuthOutcome {
   feedback::common::v1::Caller caller;
   // The answer for the extra key read with the API key; nullopt when Redis did not answer.
   std::optional<RedisReply> prefetched;
+  // SHA-256 hex of the key presented.
+  std::string key_hash;
 };
 
 class Authenticator {

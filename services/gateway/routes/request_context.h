@@ -24,6 +24,10 @@ struct RequestContext {
   boost::json::object body;
   // The answer for the route's prefetch key; nullopt when Redis did not answer.
   std::optional<RedisReply> prefetched;
+  // SHA-256 hex of the request's API key.
+  std::string key_hash;
+  // Set when this request revoked its own key: it alone still gets its answer.
+  bool revokes_own_key = false;
 };
 
 using ContextPtr = std::shared_ptr<RequestContext>;

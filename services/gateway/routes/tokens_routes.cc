@@ -34,7 +34,7 @@ void writeToken(JsonWriter& json, const tv1::Token& token, const std::string* ke
 
 }  // namespace
 
-void addTokensRoutes(Routes& routes, tv1::TokensService::Stub& tokens) {
+void addTokensRoutes(Routes& routes, tv1::TokensService::Stub& tokens, RevokedKeys& revoked) {
   routes.add(Method::kGet, "/v1/tokens/", std::string(scopes::kTokensRead),
              [&tokens](const ContextPtr& ctx, Respond respond) {
                tv1::ListTokensRequest request;
@@ -88,19 +88,22 @@ void addTokensRoutes(Routes& routes, tv1::TokensService::Stub& tokens) {
                    });
              });
 
-  routes.add(
-      Method::kDelete, "/v1/tokens/{uuid}/", std::string(scopes::kTokensWrite),
-      [&tokens](const ContextPtr& ctx, Respond respond) {
-        tv1::RevokeTokenRequest request;
-        *request.mutable_caller() = ctx->caller;
-        request.set_token_uuid(ctx->params.at(0));
-        callBackend<tv1::RevokeTokenResponse>(
-            ctx, std::move(respond), std::move(request),
-            [&tokens](auto* c, auto* q, auto* r, auto done) {
-              tokens.async()->RevokeToken(c, q, r, std::move(done));
-            },
-            [](const tv1::RevokeTokenResponse&) { return messageResponse("Token revoked."); });
-      });
+  routes.add(Method::kDelete, "/v1/tokens/{uuid}/", std::string(scopes::kTokensWrite),
+             [&tokens, &revoked](const ContextPtr& ctx, Respond respond) {
+               tv1::RevokeTokenRequest request;
+               *request.mutable_caller() = ctx->caller;
+               request.set_token_uuid(ctx->params.at(0));
+               callBackend<tv1::RevokeTokenResponse>(
+                   ctx, std::move(respond), std::move(request),
+                   [&tokens](auto* c, auto* q, auto* r, auto done) {
+                     tokens.async()->RevokeToken(c, q, r, std::move(done));
+                   },
+                   [&revoked, ctx](const tv1::RevokeTokenResponse& r) {
+                     revoked.add(r.key_hash());
+                     ctx->revokes_own_key = r.key_hash() == ctx->key_hash;
+                     return messageResponse("Token revoked.");
+                   });
+             });
 }
 
 }  // namespace feedback::gateway

@@ -1,5 +1,9 @@
 #include "services/gateway/routes/link_cache.h"
 
+#include <thread>
+
+#include "services/gateway/auth/revoked_keys.h"
+
 #include <catch2/catch.hpp>
 
 using feedback::gateway::LinkCache;
@@ -53,4 +57,17 @@ TEST_CASE("link cache: bounded by entries and bytes, oldest evicted first", "[ca
   LinkCache disabled(0, 0);
   disabled.store("a", "ws", 1, body("a"));
   CHECK(disabled.entries() == 0);
+}
+
+TEST_CASE("revoked keys: remembered for a while, then forgotten", "[revocation]") {
+  feedback::gateway::RevokedKeys recent(std::chrono::seconds(60));
+  CHECK_FALSE(recent.contains("abc"));
+  recent.add("abc");
+  CHECK(recent.contains("abc"));
+  CHECK_FALSE(recent.contains("abd"));
+  feedback::gateway::RevokedKeys brief(std::chrono::seconds(0));
+  brief.add("old");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  brief.add("new");  // adding prunes what has expired
+  CHECK_FALSE(brief.contains("old"));
 }
