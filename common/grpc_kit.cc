@@ -28,16 +28,24 @@ grpc::Status toStatus(const ApiError& error) {
   info.set_code(std::string(error.spec().name));
   info.set_message(error.what());
   for (const auto& [path, message] : error.details()) (*info.mutable_details())[path] = message;
+  feedback::common::v1::RpcStatus rpc_status;
+  rpc_status.set_code(error.spec().grpc_status);
+  rpc_status.set_message(error.what());
+  rpc_status.add_details()->PackFrom(info);
   return grpc::Status(static_cast<grpc::StatusCode>(error.spec().grpc_status), error.what(),
-                      info.SerializeAsString());
+                      rpc_status.SerializeAsString());
 }
 
 ApiError fromStatus(const grpc::Status& status) {
-  feedback::common::v1::ErrorInfo info;
-  if (!status.error_details().empty() && info.ParseFromString(status.error_details())) {
-    if (auto code = errorCodeFromName(info.code())) {
-      ErrorDetails details(info.details().begin(), info.details().end());
-      return ApiError(*code, info.message(), std::move(details));
+  feedback::common::v1::RpcStatus rpc_status;
+  if (!status.error_details().empty() && rpc_status.ParseFromString(status.error_details())) {
+    for (const auto& any : rpc_status.details()) {
+      feedback::common::v1::ErrorInfo info;
+      if (!any.Is<feedback::common::v1::ErrorInfo>() || !any.UnpackTo(&info)) continue;
+      if (auto code = errorCodeFromName(info.code())) {
+        ErrorDetails details(info.details().begin(), info.details().end());
+        return ApiError(*code, info.message(), std::move(details));
+      }
     }
   }
   switch (status.error_code()) {

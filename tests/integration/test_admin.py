@@ -23,3 +23,35 @@ def health_readiness_and_metrics():
     assert 'gateway_http_responses_total{class="2xx"}' in text, text
     assert "gateway_open_connections" in text
     assert 'gateway_key_cache_total{outcome="hit"}' in text
+
+
+def buf_curl(*args, ok=True):
+    import os
+    import subprocess
+    from harness import ROOT
+    buf = os.path.join(ROOT, ".tools", "node_modules", ".bin", "buf")
+    r = subprocess.run([buf, "curl", "--protocol", "grpc", "--http2-prior-knowledge", *args],
+                       capture_output=True, text=True, timeout=60)
+    if ok:
+        assert r.returncode == 0, f"buf curl {args}: {r.stderr}"
+        return r.stdout
+    return r.stderr
+
+
+@test
+def services_answer_grpc_health_and_reflection():
+    import json
+    import os
+    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
+    for addr in (ENV["TOKENS_ADDR"], ENV["LINKS_ADDR"]):
+        health = json.loads(buf_curl("--schema", schema, "--data", "{}",
+                                     f"http://{addr}/grpc.health.v1.Health/Check"))
+        assert health == {"status": "SERVING"}, health
+    # These calls find their schema through server reflection alone, and get the contract's
+    # error as a gRPC status.
+    unknown_key = buf_curl("--data", '{"key_hash": "' + "0" * 64 + '"}', ok=False,
+                           *[f"http://{ENV['TOKENS_ADDR']}/feedback.tokens.v1.TokensService/VerifyKey"])
+    assert "unauthenticated" in unknown_key, unknown_key
+    no_link = buf_curl("--data", '{"link_uuid": "not-a-uuid"}', ok=False,
+                       *[f"http://{ENV['LINKS_ADDR']}/feedback.links.v1.LinksService/GetLink"])
+    assert "not_found" in no_link, no_link

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/grpc_kit.h"
+#include "feedback/common/v1/common.pb.h"
 
 using feedback::ApiError;
 using feedback::ErrorCode;
@@ -54,6 +55,12 @@ TEST_CASE("errors: an ApiError crosses gRPC with its code, message and details",
                 {{"slug", "already exists"}});
   grpc::Status status = feedback::grpckit::toStatus(sent);
   CHECK(status.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  // Any gRPC client reads the trailer as a google.rpc.Status with the same code.
+  feedback::common::v1::RpcStatus rpc_status;
+  REQUIRE(rpc_status.ParseFromString(status.error_details()));
+  CHECK(rpc_status.code() == static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  REQUIRE(rpc_status.details_size() == 1);
+  CHECK(rpc_status.details(0).type_url() == "type.googleapis.com/feedback.common.v1.ErrorInfo");
   ApiError received = feedback::grpckit::fromStatus(status);
   CHECK(received.code() == ErrorCode::kSlugConflict);
   CHECK(std::string(received.what()) == "A link with slug 'nps' already exists.");
