@@ -82,7 +82,14 @@ grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& p
                                  std::function<void(PgSession&)> body) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   bool queued = pool.trySubmit([reactor, body = std::move(body)](PgSession& session) {
-    reactor->Finish(guarded([&] { body(session); }));
+    reactor->Finish(guarded([&] {
+      try {
+        body(session);
+      } catch (const pqxx::broken_connection&) {
+        session.reset();  // the next call on this worker reconnects
+        throw;
+      }
+    }));
   });
   if (!queued) {
     reactor->Finish(toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy.")));

@@ -1,5 +1,7 @@
 #include "common/pg_pool.h"
 
+#include <poll.h>
+
 #include <pqxx/pqxx>
 
 #include "common/errors.h"
@@ -11,6 +13,10 @@ PgSession::PgSession(const std::string& url) : url_(url) {}
 PgSession::~PgSession() = default;
 
 pqxx::connection& PgSession::connection() {
+  if (connection_ && serverClosed()) {
+    log::info("postgres_reconnecting", {});
+    connection_.reset();
+  }
   if (!connection_) {
     try {
       connection_ = std::make_unique<pqxx::connection>(url_);
@@ -24,8 +30,17 @@ pqxx::connection& PgSession::connection() {
   return *connection_;
 }
 
-void PgSession::dropIfBroken() {
-  if (connection_ && !connection_->is_open()) connection_.reset();
+void PgSession::reset() {
+  connection_.reset();
+}
+
+bool PgSession::serverClosed() const {
+  // An idle connection receives nothing unless the server ends it (a restart or an
+  // administrator's termination sends an error and closes the socket): readable means gone.
+  int fd = connection_->sock();
+  if (fd < 0) return true;
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0;
 }
 
 PgPool::PgPool(std::string url, int workers, std::size_t queue_limit,
@@ -74,8 +89,15 @@ void PgPool::run() {
       job = std::move(queue_.front());
       queue_.pop_front();
     }
-    job(session);
-    session.dropIfBroken();
+    try {
+      job(session);
+    } catch (const pqxx::broken_connection& e) {
+      log::warn("postgres_connection_lost", {{"error", e.what()}});
+      session.reset();
+    } catch (const std::exception& e) {
+      // Jobs answer their own errors; this only keeps the worker alive.
+      log::error("pg_job_failed", {{"error", e.what()}});
+    }
   }
 }
 

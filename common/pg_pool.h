@@ -23,10 +23,13 @@ class PgSession {
   // The open connection, (re)connecting when needed; throws ApiError(kServiceUnavailable)
   // when PostgreSQL cannot be reached.
   pqxx::connection& connection();
+  // Forgets the connection so that the next job opens a new one. Needed after
+  // pqxx::broken_connection: libpqxx 6 still reports such a connection as open.
+  void reset();
 
  private:
   friend class PgPool;
-  void dropIfBroken();
+  bool serverClosed() const;
   const std::string& url_;
   std::unique_ptr<pqxx::connection> connection_;
   std::function<void(pqxx::connection&)> prepare_;

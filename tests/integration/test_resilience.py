@@ -73,3 +73,67 @@ def links_down_503_and_not_ready():
     expect(ws.call("GET", "links/"), 200)
     assert sql(f"SELECT count(*) FROM links.links WHERE workspace_uuid = '{ws.uuid}'") == [["0"]]
     assert redis("PING") == "PONG"
+
+
+@test
+def postgres_down_503_cached_reads_served_then_recovery():
+    ws = Workspace()
+    link = ws.link(name="Cached")
+    for _ in range(2):  # cached in the gateway, version recorded
+        expect(ws.call("GET", f"links/{link['uuid']}/"), 200)
+    stack("stop-service", "postgres")
+    try:
+        # The cached document needs neither the links service's database nor anything else.
+        assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["name"] == "Cached"
+        for method, path, body in (("GET", "links/", None), ("POST", "links/", {"name": "x"}),
+                                   ("PATCH", f"links/{link['uuid']}/", {"name": "y"})):
+            r = ws.call(method, path, json=body)
+            expect(r, 503, "SERVICE_UNAVAILABLE")
+            assert r.header("Retry-After") == "1"
+    finally:
+        stack("start-service", "postgres")
+    wait_until(lambda: ws.call("GET", "links/").status == 200, what="links service to reconnect")
+    # Every worker of every service must come back, not just the first that is asked.
+    for _ in range(20):
+        expect(ws.call("GET", "links/"), 200)
+        expect(ws.call("GET", "tokens/"), 200)
+        ws.token()
+    expect(ws.call("PATCH", f"links/{link['uuid']}/", json={"name": "After"}), 200)
+    assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["name"] == "After"
+    Workspace()
+
+
+@test
+def gateway_drains_requests_in_flight_on_sigterm():
+    import os
+    import signal
+    import threading
+    import time
+    from harness import STACK_DIR
+    ws = Workspace()
+    links_pid = int(open(os.path.join(STACK_DIR, "pids", "links.pid")).read())
+    gateway_pid = int(open(os.path.join(STACK_DIR, "pids", "gateway.pid")).read())
+    result = {}
+    os.kill(links_pid, signal.SIGSTOP)
+    try:
+        t = threading.Thread(target=lambda: result.update(r=ws.call("GET", "links/")))
+        t.start()
+        time.sleep(0.5)
+        os.kill(gateway_pid, signal.SIGTERM)
+        time.sleep(0.5)
+        # Draining: new connections are refused, the request in flight is still held.
+        try:
+            ws.call("GET", "links/", timeout=2)
+            refused = False
+        except (AssertionError, OSError):
+            refused = True
+        assert refused, "a draining gateway accepted a new request"
+    finally:
+        os.kill(links_pid, signal.SIGCONT)
+    t.join(timeout=30)
+    expect(result["r"], 200)
+    wait_until(lambda: not os.path.exists(f"/proc/{gateway_pid}") or
+               open(f"/proc/{gateway_pid}/status").read().find("State:\tZ") >= 0,
+               what="gateway to exit after draining")
+    stack("start-service", "gateway")
+    wait_until(lambda: ws.call("GET", "links/").status == 200, what="gateway back")

@@ -1,6 +1,7 @@
 #include "services/gateway/http/server.h"
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -37,12 +38,19 @@ std::string lowercase(std::string_view text) {
 
 struct HttpServer::Impl {
   Impl(HttpServerOptions o, HttpHandler h, TransportErrorResponder e)
-      : options(std::move(o)), handler(std::move(h)), errors(std::move(e)), acceptor(io) {}
+      : options(std::move(o)),
+        handler(std::move(h)),
+        errors(std::move(e)),
+        work(io.get_executor()),
+        acceptor(io) {}
 
   HttpServerOptions options;
   HttpHandler handler;
   TransportErrorResponder errors;
   asio::io_context io;
+  // Keeps the I/O threads running while requests wait on backends with no socket operation
+  // pending, notably while draining after the acceptor has closed.
+  asio::executor_work_guard<asio::io_context::executor_type> work;
   tcp::acceptor acceptor;
   std::vector<std::thread> threads;
   std::atomic<std::size_t> connections{0};
@@ -64,7 +72,10 @@ class Session : public std::enable_shared_from_this<Session> {
     auto endpoint = stream_.socket().remote_endpoint(ec);
     if (!ec) remote_ = endpoint.address().to_string();
   }
-  ~Session() { --server_.connections; }
+  ~Session() {
+    if (counted_) --server_.in_flight;
+    --server_.connections;
+  }
 
   void start() {
     asio::dispatch(stream_.get_executor(),
@@ -106,10 +117,11 @@ class Session : public std::enable_shared_from_this<Session> {
     request.body = std::move(message.body());
     request.remote_address = remote_;
     stream_.expires_never();
+    // Counted until its answer is written, so that a draining server waits for it.
     ++server_.in_flight;
+    counted_ = true;
     server_.handler(std::move(request), [self = shared_from_this()](HttpResponse response) {
       asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
-        --self->server_.in_flight;
         self->write(std::move(response));
       });
     });
@@ -130,6 +142,10 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void onWrite(beast::error_code ec, std::size_t) {
+    if (counted_) {
+      counted_ = false;
+      --server_.in_flight;
+    }
     if (ec) return close();
     if (draining_) return drain();
     if (close_after_write_) return close();
@@ -181,6 +197,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool keep_alive_ = true;
   bool close_after_write_ = false;
   bool draining_ = false;
+  bool counted_ = false;
   std::size_t drained_ = 0;
   std::vector<char> discard_;
 };
