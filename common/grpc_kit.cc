@@ -63,17 +63,17 @@ ApiError fromStatus(const grpc::Status& status) {
   }
 }
 
-grpc::Status guarded(const std::function<void()>& body) {
+grpc::Status guarded(const std::function<void()>& body, std::string_view request_id) {
   try {
     body();
     return grpc::Status::OK;
   } catch (const ApiError& e) {
     return toStatus(e);
   } catch (const pqxx::broken_connection& e) {
-    log::warn("postgres_connection_lost", {{"error", e.what()}});
+    log::warn("postgres_connection_lost", {{"error", e.what()}, {"request_id", request_id}});
     return toStatus(ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable."));
   } catch (const std::exception& e) {
-    log::error("handler_failed", {{"error", e.what()}});
+    log::error("handler_failed", {{"error", e.what()}, {"request_id", request_id}});
     return toStatus(ApiError(ErrorCode::kInternalError));
   }
 }
@@ -81,16 +81,24 @@ grpc::Status guarded(const std::function<void()>& body) {
 grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,
                                  std::function<void(PgSession&)> body) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  bool queued = pool.trySubmit([reactor, body = std::move(body)](PgSession& session) {
-    reactor->Finish(guarded([&] {
-      try {
-        body(session);
-      } catch (const pqxx::broken_connection&) {
-        session.reset();  // the next call on this worker reconnects
-        throw;
-      }
-    }));
-  });
+  std::string request_id;
+  const auto& metadata = context->client_metadata();
+  if (auto it = metadata.find("x-request-id"); it != metadata.end()) {
+    request_id.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
+  }
+  bool queued = pool.trySubmit(
+      [reactor, request_id = std::move(request_id), body = std::move(body)](PgSession& session) {
+        reactor->Finish(guarded(
+            [&] {
+              try {
+                body(session);
+              } catch (const pqxx::broken_connection&) {
+                session.reset();  // the next call on this worker reconnects
+                throw;
+              }
+            },
+            request_id));
+      });
   if (!queued) {
     reactor->Finish(toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy.")));
   }

@@ -20,8 +20,9 @@ grpc::Status toStatus(const ApiError& error);
 // The ApiError a failed status stands for; transport failures become kServiceUnavailable.
 ApiError fromStatus(const grpc::Status& status);
 
-// Runs `body` and converts what it throws into a status (logging unexpected exceptions).
-grpc::Status guarded(const std::function<void()>& body);
+// Runs `body` and converts what it throws into a status, logging unexpected exceptions with
+// the caller's request id (x-request-id metadata) when there is one.
+grpc::Status guarded(const std::function<void()>& body, std::string_view request_id = {});
 
 // Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL.
 grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,

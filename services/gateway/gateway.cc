@@ -1,5 +1,7 @@
 #include "services/gateway/gateway.h"
 
+#include <chrono>
+
 #include "common/ids.h"
 #include "common/log.h"
 #include "common/scopes.h"
@@ -45,10 +47,11 @@ bool isJsonMediaType(std::string_view content_type) {
 }
 
 void Gateway::handle(HttpRequest request, Respond respond) {
+  const auto started = std::chrono::steady_clock::now();
   auto ctx = std::make_shared<RequestContext>();
   ctx->request = std::move(request);
   ctx->request_id = requestIdFor(ctx->request);
-  Respond finish = [this, ctx, respond = std::move(respond)](HttpResponse response) {
+  Respond finish = [this, ctx, started, respond = std::move(respond)](HttpResponse response) {
     if (!ctx->key_hash.empty() && !ctx->revokes_own_key && response.status != 401 &&
         revoked_.contains(ctx->key_hash)) {
       // The key was revoked while this request was being processed.
@@ -56,11 +59,19 @@ void Gateway::handle(HttpRequest request, Respond respond) {
     }
     response.setHeader("X-Request-Id", ctx->request_id);
     metrics_.countResponse(response.status);
-    if (response.status >= 500) {
-      log::warn("request_failed", {{"status", response.status},
-                                   {"method", ctx->request.method},
-                                   {"path", ctx->request.path()},
-                                   {"request_id", ctx->request_id}});
+    if (response.status >= 500 || access_log_) {
+      double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
+      auto fields = {log::Field("status", response.status),
+                     log::Field("method", ctx->request.method),
+                     log::Field("path", ctx->request.path()), log::Field("duration_ms", ms),
+                     log::Field("request_id", ctx->request_id)};
+      if (response.status >= 500) {
+        log::warn("request_failed", fields);
+      } else {
+        log::info("request", fields);
+      }
     }
     respond(std::move(response));
   };

@@ -17,13 +17,15 @@ using Post = std::function<void(std::function<void()>)>;
 
 class Gateway {
  public:
+  // `access_log`: one JSON line per request (method, path, status, duration, request id).
   Gateway(const Routes& routes, Authenticator& authenticator, const RevokedKeys& revoked,
-          Metrics& metrics, Post post)
+          Metrics& metrics, Post post, bool access_log = false)
       : routes_(routes),
         authenticator_(authenticator),
         revoked_(revoked),
         metrics_(metrics),
-        post_(std::move(post)) {}
+        post_(std::move(post)),
+        access_log_(access_log) {}
 
   void handle(HttpRequest request, Respond respond);
 
@@ -35,6 +37,7 @@ class Gateway {
   const RevokedKeys& revoked_;
   Metrics& metrics_;
   Post post_;
+  const bool access_log_;
 };
 
 // The key of an "Authorization: Bearer <key>" header; empty when there is none.

@@ -42,6 +42,7 @@ int main() {
   const HostPort redis_addr = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
   backendTimeout() = std::chrono::milliseconds(env.integer("BACKEND_TIMEOUT_MS", 5000, 50, 60000));
   const int drain_ms = env.integer("DRAIN_TIMEOUT_MS", 10000, 0, 120000);
+  const bool access_log = env.boolean("ACCESS_LOG", false);
   const int link_cache_entries = env.integer("LINK_CACHE_ENTRIES", 10000, 0, 10000000);
   const int link_cache_mib = env.integer("LINK_CACHE_MIB", 16, 0, 65536);
   try {
@@ -75,7 +76,8 @@ int main() {
     std::unique_ptr<HttpServer> api_server;
     Gateway gateway(
         routes, authenticator, revoked, metrics,
-        [&api_server](std::function<void()> task) { api_server->post(std::move(task)); });
+        [&api_server](std::function<void()> task) { api_server->post(std::move(task)); },
+        access_log);
     TransportErrorResponder transport_errors = &transportErrorResponse;
     api_server = std::make_unique<HttpServer>(
         api,

@@ -21,12 +21,16 @@ def free_port():
 class SecondGateway:
     """Another gateway replica on the same services, PostgreSQL and Redis."""
 
+    def __init__(self, **settings):
+        self.settings = settings
+
     def __enter__(self):
         with open(os.path.join(STACK_DIR, "services.env")) as f:
             env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
         self.port, admin = free_port(), free_port()
-        env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin))
-        self.log = open(os.path.join(STACK_DIR, "logs", "gateway-2.log"), "a")
+        env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin), **self.settings)
+        self.log_path = os.path.join(STACK_DIR, "logs", "gateway-2.log")
+        self.log = open(self.log_path, "a")
         self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", "gateway", "gateway")],
                                      env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -152,3 +156,19 @@ def a_revocation_through_one_replica_fails_requests_in_flight_on_another():
         r = _in_flight_then_revoked(ws, lambda key: b.call(ws, "GET", "links/", key=key),
                                     lambda uuid: ws.call("DELETE", f"tokens/{uuid}/"))
     expect(r, 401, "INVALID_API_KEY")
+
+
+@test
+def access_log_names_every_request():
+    import json
+    ws = Workspace()
+    with SecondGateway(ACCESS_LOG="true") as b:
+        expect(b.call(ws, "GET", "tokens/", headers={"X-Request-Id": "access-log-probe"}), 200)
+        expect(b.call(ws, "GET", "nowhere/", headers={"X-Request-Id": "access-log-404"}), 404, None)
+        time.sleep(0.2)
+        with open(b.log_path) as f:
+            lines = [json.loads(line) for line in f if '"event":"request"' in line]
+    mine = {line["request_id"]: line for line in lines}
+    assert mine["access-log-probe"]["status"] == 200 and mine["access-log-probe"]["path"] == "/v1/tokens/"
+    assert mine["access-log-404"]["status"] == 404
+    assert isinstance(mine["access-log-probe"]["duration_ms"], float)

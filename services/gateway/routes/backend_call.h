@@ -33,6 +33,8 @@ void callBackend(const ContextPtr& ctx, Respond respond, Request request, Start 
   auto call = std::make_shared<Call>();
   call->request = std::move(request);
   call->client.set_deadline(std::chrono::system_clock::now() + backendTimeout());
+  // Lets the services' logs name the request.
+  call->client.AddMetadata("x-request-id", ctx->request_id);
   start(&call->client, &call->request, &call->response,
         [call, ctx, respond = std::move(respond), render = std::move(render)](grpc::Status status) {
           if (!status.ok()) {
