@@ -78,7 +78,30 @@ grpc::Status guarded(const std::function<void()>& body, std::string_view request
   }
 }
 
+std::string_view statusName(grpc::StatusCode code) {
+  static constexpr std::string_view kNames[] = {"OK",
+                                                "CANCELLED",
+                                                "UNKNOWN",
+                                                "INVALID_ARGUMENT",
+                                                "DEADLINE_EXCEEDED",
+                                                "NOT_FOUND",
+                                                "ALREADY_EXISTS",
+                                                "PERMISSION_DENIED",
+                                                "RESOURCE_EXHAUSTED",
+                                                "FAILED_PRECONDITION",
+                                                "ABORTED",
+                                                "OUT_OF_RANGE",
+                                                "UNIMPLEMENTED",
+                                                "INTERNAL",
+                                                "UNAVAILABLE",
+                                                "DATA_LOSS",
+                                                "UNAUTHENTICATED"};
+  auto index = static_cast<std::size_t>(code);
+  return index < std::size(kNames) ? kNames[index] : "UNKNOWN";
+}
+
 grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,
+                                 Counters& counters, std::string_view method,
                                  std::function<void(PgSession&)> body) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   std::string request_id;
@@ -86,20 +109,24 @@ grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& p
   if (auto it = metadata.find("x-request-id"); it != metadata.end()) {
     request_id.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
   }
-  bool queued = pool.trySubmit(
-      [reactor, request_id = std::move(request_id), body = std::move(body)](PgSession& session) {
-        reactor->Finish(guarded(
-            [&] {
-              try {
-                body(session);
-              } catch (const pqxx::broken_connection&) {
-                session.reset();  // the next call on this worker reconnects
-                throw;
-              }
-            },
-            request_id));
-      });
+  std::string series = "rpc_total{method=\"" + std::string(method) + "\",code=\"";
+  bool queued = pool.trySubmit([reactor, &counters, series, request_id = std::move(request_id),
+                                body = std::move(body)](PgSession& session) {
+    grpc::Status status = guarded(
+        [&] {
+          try {
+            body(session);
+          } catch (const pqxx::broken_connection&) {
+            session.reset();  // the next call on this worker reconnects
+            throw;
+          }
+        },
+        request_id);
+    counters.increment(series + std::string(statusName(status.error_code())) + "\"}");
+    reactor->Finish(status);
+  });
   if (!queued) {
+    counters.increment(series + "UNAVAILABLE\"}");
     reactor->Finish(toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy.")));
   }
   return reactor;
@@ -143,9 +170,11 @@ std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& ser
   return server;
 }
 
-void serveUntilSignal(grpc::Server& server, int drain_seconds) {
+void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal,
+                      int drain_seconds) {
   int signal_number = process::waitForTerminationSignal();
   log::info("draining", {{"signal", signal_number}});
+  if (on_signal) on_signal();
   server.GetHealthCheckService()->Shutdown();
   server.Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(drain_seconds));
 }

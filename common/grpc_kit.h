@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/counters.h"
 #include "common/errors.h"
 #include "common/pg_pool.h"
 
@@ -24,9 +25,14 @@ ApiError fromStatus(const grpc::Status& status);
 // the caller's request id (x-request-id metadata) when there is one.
 grpc::Status guarded(const std::function<void()>& body, std::string_view request_id = {});
 
-// Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL.
+// Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL. Counts
+// the call in `counters` as rpc_total{method,code}.
 grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,
+                                 Counters& counters, std::string_view method,
                                  std::function<void(PgSession&)> body);
+
+// The canonical name of a gRPC status code, e.g. "NOT_FOUND".
+std::string_view statusName(grpc::StatusCode code);
 
 std::shared_ptr<grpc::Channel> makeChannel(const std::string& address);
 // Readiness of a channel to a peer: true when connected, or idle after having been connected
@@ -50,6 +56,8 @@ std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& ser
 
 // Blocks until SIGTERM or SIGINT (see process::blockTerminationSignals), then shuts the server down
 // gracefully (in-flight calls finish within `drain_seconds`).
-void serveUntilSignal(grpc::Server& server, int drain_seconds = 10);
+// `on_signal` runs first, e.g. to make readiness fail so that no new traffic is sent.
+void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal = nullptr,
+                      int drain_seconds = 10);
 
 }  // namespace feedback::grpckit

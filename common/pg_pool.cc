@@ -2,6 +2,8 @@
 
 #include <poll.h>
 
+#include <future>
+
 #include <pqxx/pqxx>
 
 #include "common/errors.h"
@@ -21,8 +23,10 @@ pqxx::connection& PgSession::connection() {
     try {
       connection_ = std::make_unique<pqxx::connection>(url_);
       if (prepare_) prepare_(*connection_);
+      if (healthy_) *healthy_ = true;
     } catch (const std::exception& e) {
       connection_.reset();
+      if (healthy_) *healthy_ = false;
       log::warn("postgres_connect_failed", {{"error", e.what()}});
       throw ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable.");
     }
@@ -63,6 +67,31 @@ bool PgPool::trySubmit(Job job) {
   return true;
 }
 
+bool PgPool::probe(std::chrono::milliseconds timeout) {
+  if (healthy_) return true;
+  auto result = std::make_shared<std::promise<bool>>();
+  auto answer = result->get_future();
+  bool queued = trySubmit([result](PgSession& session) {
+    try {
+      pqxx::nontransaction tx(session.connection());
+      tx.exec("SELECT 1");
+      result->set_value(true);
+    } catch (...) {
+      result->set_value(false);
+      throw;  // the worker drops a broken connection
+    }
+  });
+  if (!queued || answer.wait_for(timeout) != std::future_status::ready) return false;
+  bool ok = answer.get();
+  if (ok) healthy_ = true;
+  return ok;
+}
+
+std::size_t PgPool::queueDepth() {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
 void PgPool::stop() {
   {
     std::lock_guard lock(mutex_);
@@ -79,6 +108,7 @@ void PgPool::stop() {
 void PgPool::run() {
   PgSession session(url_);
   session.prepare_ = prepare_;
+  session.healthy_ = &healthy_;
   for (;;) {
     Job job;
     {
@@ -93,6 +123,7 @@ void PgPool::run() {
       job(session);
     } catch (const pqxx::broken_connection& e) {
       log::warn("postgres_connection_lost", {{"error", e.what()}});
+      healthy_ = false;
       session.reset();
     } catch (const std::exception& e) {
       // Jobs answer their own errors; this only keeps the worker alive.

@@ -3,6 +3,8 @@
 // gRPC reactor threads hand work over with trySubmit() and never block: when the queue is
 // full the submission is refused and the caller answers 503.
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -31,6 +33,7 @@ class PgSession {
   friend class PgPool;
   bool serverClosed() const;
   const std::string& url_;
+  std::atomic<bool>* healthy_ = nullptr;
   std::unique_ptr<pqxx::connection> connection_;
   std::function<void(pqxx::connection&)> prepare_;
 };
@@ -48,6 +51,12 @@ class PgPool {
   // False when the queue is full or the pool is stopping; the job is then not run.
   bool trySubmit(Job job);
   void stop();
+  std::size_t queueDepth();
+  // False after the last attempt to reach PostgreSQL failed; true again once one succeeds.
+  bool healthy() const { return healthy_; }
+  // For readiness: healthy() while healthy; otherwise tries PostgreSQL (SELECT 1 on a worker,
+  // waiting at most `timeout`), so that a pool nobody sends work to can still recover.
+  bool probe(std::chrono::milliseconds timeout);
 
  private:
   void run();
@@ -58,6 +67,7 @@ class PgPool {
   std::condition_variable ready_;
   std::deque<Job> queue_;
   bool stopping_ = false;
+  std::atomic<bool> healthy_{true};
   std::vector<std::thread> threads_;
 };
 

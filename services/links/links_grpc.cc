@@ -6,38 +6,40 @@
 namespace feedback::links {
 
 template <class Request, class Response, class Method>
-grpc::ServerUnaryReactor* LinksGrpc::run(grpc::CallbackServerContext* context,
+grpc::ServerUnaryReactor* LinksGrpc::run(std::string_view name,
+                                         grpc::CallbackServerContext* context,
                                          const Request* request, Response* response,
                                          Method method) {
-  return grpckit::onPool(context, pool_, [this, request, response, method](PgSession& session) {
-    PgLinksStore store(session.connection());
-    *response = (service_.*method)(store, *request);
-  });
+  return grpckit::onPool(context, pool_, counters_, name,
+                         [this, request, response, method](PgSession& session) {
+                           PgLinksStore store(session.connection());
+                           *response = (service_.*method)(store, *request);
+                         });
 }
 
 grpc::ServerUnaryReactor* LinksGrpc::CreateLink(grpc::CallbackServerContext* c,
                                                 const v1::CreateLinkRequest* q,
                                                 v1::CreateLinkResponse* r) {
-  return run(c, q, r, &LinksService::createLink);
+  return run("CreateLink", c, q, r, &LinksService::createLink);
 }
 grpc::ServerUnaryReactor* LinksGrpc::GetLink(grpc::CallbackServerContext* c,
                                              const v1::GetLinkRequest* q, v1::GetLinkResponse* r) {
-  return run(c, q, r, &LinksService::getLink);
+  return run("GetLink", c, q, r, &LinksService::getLink);
 }
 grpc::ServerUnaryReactor* LinksGrpc::ListLinks(grpc::CallbackServerContext* c,
                                                const v1::ListLinksRequest* q,
                                                v1::ListLinksResponse* r) {
-  return run(c, q, r, &LinksService::listLinks);
+  return run("ListLinks", c, q, r, &LinksService::listLinks);
 }
 grpc::ServerUnaryReactor* LinksGrpc::UpdateLink(grpc::CallbackServerContext* c,
                                                 const v1::UpdateLinkRequest* q,
                                                 v1::UpdateLinkResponse* r) {
-  return run(c, q, r, &LinksService::updateLink);
+  return run("UpdateLink", c, q, r, &LinksService::updateLink);
 }
 grpc::ServerUnaryReactor* LinksGrpc::DeleteLink(grpc::CallbackServerContext* c,
                                                 const v1::DeleteLinkRequest* q,
                                                 v1::DeleteLinkResponse* r) {
-  return run(c, q, r, &LinksService::deleteLink);
+  return run("DeleteLink", c, q, r, &LinksService::deleteLink);
 }
 
 }  // namespace feedback::links

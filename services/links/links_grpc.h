@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/counters.h"
 #include "common/pg_pool.h"
 #include "feedback/links/v1/links.grpc.pb.h"
 #include "services/links/links_service.h"
@@ -9,7 +10,8 @@ namespace feedback::links {
 // Thin adapter: every RPC runs LinksService on the worker pool with a PgLinksStore.
 class LinksGrpc final : public v1::LinksService::CallbackService {
  public:
-  LinksGrpc(LinksService& service, PgPool& pool) : service_(service), pool_(pool) {}
+  LinksGrpc(LinksService& service, PgPool& pool, Counters& counters)
+      : service_(service), pool_(pool), counters_(counters) {}
 
   grpc::ServerUnaryReactor* CreateLink(grpc::CallbackServerContext* context,
                                        const v1::CreateLinkRequest* request,
@@ -29,11 +31,12 @@ class LinksGrpc final : public v1::LinksService::CallbackService {
 
  private:
   template <class Request, class Response, class Method>
-  grpc::ServerUnaryReactor* run(grpc::CallbackServerContext* context, const Request* request,
-                                Response* response, Method method);
+  grpc::ServerUnaryReactor* run(std::string_view name, grpc::CallbackServerContext* context,
+                                const Request* request, Response* response, Method method);
 
   LinksService& service_;
   PgPool& pool_;
+  Counters& counters_;
 };
 
 }  // namespace feedback::links

@@ -1,9 +1,12 @@
 // links: feedback links and their questions over gRPC (feedback.links.v1.LinksService).
 #include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <thread>
 
+#include "common/admin_http.h"
 #include "common/config.h"
+#include "common/counters.h"
 #include "common/grpc_kit.h"
 #include "common/log.h"
 #include "common/migrations.h"
@@ -23,6 +26,7 @@ int main() {
   process::blockTerminationSignals();
   log::setService("links");
   Env env;
+  const int admin_port = env.integer("LINKS_ADMIN_PORT", 9092, 0, 65535);
   const int port = env.integer("LINKS_PORT", 50052, 0, 65535);
   const std::string database_url = env.requiredText("DATABASE_URL");
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -55,11 +59,20 @@ int main() {
     links::RedisLinkVersions versions(redis);
     links::LinksService service(settings, *secrets, versions);
     PgPool pool(database_url, pool_size, 4096, &links::PgLinksStore::prepare);
-    links::LinksGrpc adapter(service, pool);
+    Counters counters;
+    counters.gauge("pg_pool_queue_depth",
+                   [&pool] { return static_cast<double>(pool.queueDepth()); });
+    counters.gauge("pg_pool_healthy", [&pool] { return pool.healthy() ? 1.0 : 0.0; });
+    counters.gauge("redis_connected", [&redis] { return redis.connected() ? 1.0 : 0.0; });
+    links::LinksGrpc adapter(service, pool, counters);
     int bound = 0;
     auto server = grpckit::startServer({&adapter}, port, &bound);
-    log::info("listening", {{"port", bound}, {"pg_pool", pool_size}});
-    grpckit::serveUntilSignal(*server);
+    std::atomic<bool> draining{false};
+    AdminHttp admin(admin_port,
+                    {[&] { return !draining && pool.probe(std::chrono::milliseconds(1000)); },
+                     [&counters] { return counters.render(); }});
+    log::info("listening", {{"port", bound}, {"admin_port", admin.port()}, {"pg_pool", pool_size}});
+    grpckit::serveUntilSignal(*server, [&draining] { draining = true; });
     pool.stop();
   } catch (const std::exception& e) {
     log::error("fatal", {{"error", e.what()}});

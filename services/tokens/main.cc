@@ -1,9 +1,12 @@
 // tokens: workspaces, plans and API keys over gRPC (feedback.tokens.v1.TokensService).
 #include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <thread>
 
+#include "common/admin_http.h"
 #include "common/config.h"
+#include "common/counters.h"
 #include "common/grpc_kit.h"
 #include "common/log.h"
 #include "common/migrations.h"
@@ -22,6 +25,7 @@ int main() {
   process::blockTerminationSignals();
   log::setService("tokens");
   Env env;
+  const int admin_port = env.integer("TOKENS_ADMIN_PORT", 9091, 0, 65535);
   const int port = env.integer("TOKENS_PORT", 50051, 0, 65535);
   const std::string database_url = env.requiredText("DATABASE_URL");
   const HostPort redis_address = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
@@ -43,11 +47,20 @@ int main() {
     tokens::RedisKeyCache cache(redis);
     tokens::TokensService service(settings, cache);
     PgPool pool(database_url, pool_size, 4096, &tokens::PgTokensStore::prepare);
-    tokens::TokensGrpc adapter(service, pool);
+    Counters counters;
+    counters.gauge("pg_pool_queue_depth",
+                   [&pool] { return static_cast<double>(pool.queueDepth()); });
+    counters.gauge("pg_pool_healthy", [&pool] { return pool.healthy() ? 1.0 : 0.0; });
+    counters.gauge("redis_connected", [&redis] { return redis.connected() ? 1.0 : 0.0; });
+    tokens::TokensGrpc adapter(service, pool, counters);
     int bound = 0;
     auto server = grpckit::startServer({&adapter}, port, &bound);
-    log::info("listening", {{"port", bound}, {"pg_pool", pool_size}});
-    grpckit::serveUntilSignal(*server);
+    std::atomic<bool> draining{false};
+    AdminHttp admin(admin_port,
+                    {[&] { return !draining && pool.probe(std::chrono::milliseconds(1000)); },
+                     [&counters] { return counters.render(); }});
+    log::info("listening", {{"port", bound}, {"admin_port", admin.port()}, {"pg_pool", pool_size}});
+    grpckit::serveUntilSignal(*server, [&draining] { draining = true; });
     pool.stop();
   } catch (const std::exception& e) {
     log::error("fatal", {{"error", e.what()}});

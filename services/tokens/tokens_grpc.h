@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/counters.h"
 #include "common/pg_pool.h"
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/tokens/tokens_service.h"
@@ -9,7 +10,8 @@ namespace feedback::tokens {
 // Thin adapter: every RPC runs TokensService on the worker pool with a PgTokensStore.
 class TokensGrpc final : public v1::TokensService::CallbackService {
  public:
-  TokensGrpc(TokensService& service, PgPool& pool) : service_(service), pool_(pool) {}
+  TokensGrpc(TokensService& service, PgPool& pool, Counters& counters)
+      : service_(service), pool_(pool), counters_(counters) {}
 
   grpc::ServerUnaryReactor* CreateWorkspace(grpc::CallbackServerContext* context,
                                             const v1::CreateWorkspaceRequest* request,
@@ -32,11 +34,12 @@ class TokensGrpc final : public v1::TokensService::CallbackService {
 
  private:
   template <class Request, class Response, class Method>
-  grpc::ServerUnaryReactor* run(grpc::CallbackServerContext* context, const Request* request,
-                                Response* response, Method method);
+  grpc::ServerUnaryReactor* run(std::string_view name, grpc::CallbackServerContext* context,
+                                const Request* request, Response* response, Method method);
 
   TokensService& service_;
   PgPool& pool_;
+  Counters& counters_;
 };
 
 }  // namespace feedback::tokens

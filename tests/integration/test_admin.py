@@ -55,3 +55,18 @@ def services_answer_grpc_health_and_reflection():
     no_link = buf_curl("--data", '{"link_uuid": "not-a-uuid"}', ok=False,
                        *[f"http://{ENV['LINKS_ADDR']}/feedback.links.v1.LinksService/GetLink"])
     assert "not_found" in no_link, no_link
+
+
+@test
+def services_have_health_readiness_and_metrics():
+    ws = Workspace()
+    expect(ws.call("GET", "links/"), 200)
+    for url, method in ((ENV["TOKENS_ADMIN_URL"], "VerifyKey"), (ENV["LINKS_ADMIN_URL"], "ListLinks")):
+        for path, expected in (("healthz", '{"status":"ok"}'), ("readyz", '{"status":"ready"}')):
+            with urllib.request.urlopen(url + path, timeout=10) as r:
+                assert (r.status, r.read().decode()) == (200, expected)
+        with urllib.request.urlopen(url + "metrics", timeout=10) as r:
+            text = r.read().decode()
+        assert f'rpc_total{{method="{method}",code="OK"}}' in text, text
+        assert "pg_pool_queue_depth 0" in text and "pg_pool_healthy 1" in text, text
+        assert "redis_connected 1" in text, text

@@ -10,6 +10,14 @@ def cache_key(key):
     return "fb:key:{" + hashlib.sha256(key.encode()).hexdigest() + "}"
 
 
+def _status(url):
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
 def ready():
     try:
         with urllib.request.urlopen(ENV["ADMIN_URL"] + "readyz", timeout=5) as r:
@@ -90,8 +98,12 @@ def postgres_down_503_cached_reads_served_then_recovery():
             r = ws.call(method, path, json=body)
             expect(r, 503, "SERVICE_UNAVAILABLE")
             assert r.header("Retry-After") == "1"
+        # Having seen the outage, the links service reports itself not ready.
+        assert _status(ENV["LINKS_ADMIN_URL"] + "readyz") == 503
     finally:
         stack("start-service", "postgres")
+    # Readiness probes PostgreSQL itself, so it recovers without traffic.
+    wait_until(lambda: _status(ENV["LINKS_ADMIN_URL"] + "readyz") == 200, what="links ready again")
     wait_until(lambda: ws.call("GET", "links/").status == 200, what="links service to reconnect")
     # Every worker of every service must come back, not just the first that is asked.
     for _ in range(20):
@@ -101,6 +113,7 @@ def postgres_down_503_cached_reads_served_then_recovery():
     expect(ws.call("PATCH", f"links/{link['uuid']}/", json={"name": "After"}), 200)
     assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["name"] == "After"
     Workspace()
+    assert _status(ENV["LINKS_ADMIN_URL"] + "readyz") == 200
 
 
 @test
