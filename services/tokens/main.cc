@@ -1,17 +1,15 @@
 // tokens: workspaces, plans and API keys over gRPC (feedback.tokens.v1.TokensService).
 #include <algorithm>
-#include <atomic>
 #include <iostream>
 #include <thread>
 
-#include "common/admin_http.h"
 #include "common/config.h"
 #include "common/counters.h"
-#include "common/grpc_kit.h"
 #include "common/log.h"
 #include "common/migrations.h"
 #include "common/process.h"
 #include "common/redis_client.h"
+#include "common/service_runner.h"
 #include "services/tokens/pg_tokens_store.h"
 #include "services/tokens/redis_key_cache.h"
 #include "services/tokens/tokens_grpc.h"
@@ -48,20 +46,9 @@ int main() {
     tokens::TokensService service(settings, cache);
     PgPool pool(database_url, pool_size, 4096, &tokens::PgTokensStore::prepare);
     Counters counters;
-    counters.gauge("pg_pool_queue_depth",
-                   [&pool] { return static_cast<double>(pool.queueDepth()); });
-    counters.gauge("pg_pool_healthy", [&pool] { return pool.healthy() ? 1.0 : 0.0; });
-    counters.gauge("redis_connected", [&redis] { return redis.connected() ? 1.0 : 0.0; });
     tokens::TokensGrpc adapter(service, pool, counters);
-    int bound = 0;
-    auto server = grpckit::startServer({&adapter}, port, &bound);
-    std::atomic<bool> draining{false};
-    AdminHttp admin(admin_port,
-                    {[&] { return !draining && pool.probe(std::chrono::milliseconds(1000)); },
-                     [&counters] { return counters.render(); }});
-    log::info("listening", {{"port", bound}, {"admin_port", admin.port()}, {"pg_pool", pool_size}});
-    grpckit::serveUntilSignal(*server, [&draining] { draining = true; });
-    pool.stop();
+    log::info("pg_pool", {{"workers", pool_size}});
+    serveService(adapter, {port, admin_port}, pool, redis, counters);
   } catch (const std::exception& e) {
     log::error("fatal", {{"error", e.what()}});
     return 1;
