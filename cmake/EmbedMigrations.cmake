@@ -15,7 +15,7 @@ function(embed_migrations target ns dir)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}_migrations.cc)
   file(CONFIGURE OUTPUT ${out} CONTENT "// Generated from ${dir} by embed_migrations().
 #include <vector>
-#include \"common/migrations.h\"
+#include \"common/pg/migrations.h\"
 namespace ${ns} {
 std::vector<feedback::Migration> migrations() {
   return {

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "common/grpc_kit.h"
-#include "common/json_writer.h"
+#include "common/core/json_writer.h"
+#include "common/grpc/grpc_kit.h"
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/feedbackctl/cli.h"
 

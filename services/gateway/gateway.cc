@@ -2,9 +2,9 @@
 
 #include <chrono>
 
-#include "common/ids.h"
-#include "common/log.h"
-#include "common/scopes.h"
+#include "common/core/ids.h"
+#include "common/core/log.h"
+#include "common/core/scopes.h"
 #include "services/gateway/http/json_input.h"
 #include "services/gateway/http/responses.h"
 

@@ -4,12 +4,12 @@
 #include <iostream>
 #include <thread>
 
-#include "common/config.h"
-#include "common/grpc_kit.h"
-#include "common/key_cache.h"
-#include "common/log.h"
-#include "common/process.h"
-#include "common/redis_client.h"
+#include "common/core/config.h"
+#include "common/core/log.h"
+#include "common/core/process.h"
+#include "common/grpc/grpc_kit.h"
+#include "common/redis/key_cache.h"
+#include "common/redis/redis_client.h"
 #include "services/gateway/admin.h"
 #include "services/gateway/auth/authenticator.h"
 #include "services/gateway/gateway.h"

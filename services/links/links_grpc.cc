@@ -1,6 +1,6 @@
 #include "services/links/links_grpc.h"
 
-#include "common/grpc_kit.h"
+#include "common/service/pool_reactor.h"
 #include "services/links/pg_links_store.h"
 
 namespace feedback::links {
@@ -10,7 +10,7 @@ grpc::ServerUnaryReactor* LinksGrpc::run(std::string_view name,
                                          grpc::CallbackServerContext* context,
                                          const Request* request, Response* response,
                                          Method method) {
-  return grpckit::onPool(context, pool_, counters_, name,
+  return service::onPool(context, pool_, counters_, name,
                          [this, request, response, method](PgSession& session) {
                            PgLinksStore store(session.connection());
                            *response = (service_.*method)(store, *request);

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/counters.h"
-#include "common/pg_pool.h"
+#include "common/core/counters.h"
+#include "common/pg/pg_pool.h"
 #include "feedback/links/v1/links.grpc.pb.h"
 #include "services/links/links_service.h"
 

@@ -5,16 +5,20 @@
 #include <boost/url/parse.hpp>
 #include <set>
 
-#include "common/errors.h"
-#include "common/ids.h"
-#include "common/link_versions.h"
-#include "common/net_address.h"
-#include "common/pagination.h"
-#include "services/links/question_rules.h"
-#include "services/links/question_types.h"
+#include "common/core/errors.h"
+#include "common/core/ids.h"
+#include "common/core/net_address.h"
+#include "common/core/pagination.h"
+#include "common/questions/configuration_rules.h"
+#include "common/questions/question_types.h"
+#include "common/redis/link_versions.h"
 
 namespace feedback::links {
 namespace {
+
+using questions::findQuestionType;
+using questions::isHttpUrl;
+using questions::parseObject;
 
 constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxPromptLength = 2000;
@@ -184,7 +188,7 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
     if (trimmed(prompt).empty()) invalid(p.path + ".prompt", "is required");
     if (prompt.size() > kMaxPromptLength)
       invalid(p.path + ".prompt", "must be at most 2000 characters");
-    std::string type = d.has_type() ? d.type() : std::string(kDefaultQuestionType);
+    std::string type = d.has_type() ? d.type() : std::string(questions::kDefaultQuestionType);
     if (!findQuestionType(type)) {
       throw ApiError(ErrorCode::kInvalidQuestionType, "Unknown question type '" + type + "'.",
                      {{p.path + ".type", "must be one of the 13 question types"}});
@@ -247,10 +251,10 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
   for (int index : display) {
     const auto& q = link.questions(index);
     const auto& p = parsed[static_cast<std::size_t>(index)];
-    validateConfiguration(*findQuestionType(q.response_type()), p.configuration,
-                          p.path + ".configuration", keys, q.field_key());
-    validateCondition(p.condition, p.path + ".condition", earlier);
-    validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
+    questions::validateConfiguration(*findQuestionType(q.response_type()), p.configuration,
+                                     p.path + ".configuration", keys, q.field_key());
+    questions::validateCondition(p.condition, p.path + ".condition", earlier);
+    questions::validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
     earlier.insert(q.field_key());
   }
   google::protobuf::RepeatedPtrField<v1::Question> sorted;

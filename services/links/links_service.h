@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "common/secret_box.h"
+#include "common/core/secret_box.h"
 #include "feedback/links/v1/links.pb.h"
 #include "services/links/links_store.h"
 

@@ -3,14 +3,14 @@
 #include <iostream>
 #include <thread>
 
-#include "common/config.h"
-#include "common/counters.h"
-#include "common/log.h"
-#include "common/migrations.h"
-#include "common/process.h"
-#include "common/redis_client.h"
-#include "common/secret_box.h"
-#include "common/service_runner.h"
+#include "common/core/config.h"
+#include "common/core/counters.h"
+#include "common/core/log.h"
+#include "common/core/process.h"
+#include "common/core/secret_box.h"
+#include "common/pg/migrations.h"
+#include "common/redis/redis_client.h"
+#include "common/service/service_runner.h"
 #include "services/links/links_grpc.h"
 #include "services/links/pg_links_store.h"
 #include "services/links/redis_link_versions.h"

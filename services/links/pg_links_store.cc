@@ -5,8 +5,8 @@
 #include <pqxx/pqxx>
 #include <set>
 
-#include "common/errors.h"
-#include "common/json_writer.h"
+#include "common/core/errors.h"
+#include "common/core/json_writer.h"
 
 namespace feedback::links {
 namespace {

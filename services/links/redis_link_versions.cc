@@ -1,8 +1,8 @@
 #include "services/links/redis_link_versions.h"
 
-#include "common/errors.h"
-#include "common/link_versions.h"
-#include "common/log.h"
+#include "common/core/errors.h"
+#include "common/core/log.h"
+#include "common/redis/link_versions.h"
 
 namespace feedback::links {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "common/redis_client.h"
+#include "common/redis/redis_client.h"
 #include "services/links/links_store.h"
 
 namespace feedback::links {

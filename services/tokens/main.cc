@@ -3,13 +3,13 @@
 #include <iostream>
 #include <thread>
 
-#include "common/config.h"
-#include "common/counters.h"
-#include "common/log.h"
-#include "common/migrations.h"
-#include "common/process.h"
-#include "common/redis_client.h"
-#include "common/service_runner.h"
+#include "common/core/config.h"
+#include "common/core/counters.h"
+#include "common/core/log.h"
+#include "common/core/process.h"
+#include "common/pg/migrations.h"
+#include "common/redis/redis_client.h"
+#include "common/service/service_runner.h"
 #include "services/tokens/pg_tokens_store.h"
 #include "services/tokens/redis_key_cache.h"
 #include "services/tokens/tokens_grpc.h"

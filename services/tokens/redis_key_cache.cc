@@ -1,8 +1,8 @@
 #include "services/tokens/redis_key_cache.h"
 
-#include "common/errors.h"
-#include "common/key_cache.h"
-#include "common/log.h"
+#include "common/core/errors.h"
+#include "common/core/log.h"
+#include "common/redis/key_cache.h"
 
 namespace feedback::tokens {
 namespace {

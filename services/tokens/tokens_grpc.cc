@@ -1,6 +1,6 @@
 #include "services/tokens/tokens_grpc.h"
 
-#include "common/grpc_kit.h"
+#include "common/service/pool_reactor.h"
 #include "services/tokens/pg_tokens_store.h"
 
 namespace feedback::tokens {
@@ -10,7 +10,7 @@ grpc::ServerUnaryReactor* TokensGrpc::run(std::string_view name,
                                           grpc::CallbackServerContext* context,
                                           const Request* request, Response* response,
                                           Method method) {
-  return grpckit::onPool(context, pool_, counters_, name,
+  return service::onPool(context, pool_, counters_, name,
                          [this, request, response, method](PgSession& session) {
                            PgTokensStore store(session.connection());
                            *response = (service_.*method)(store, *request);

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/counters.h"
-#include "common/pg_pool.h"
+#include "common/core/counters.h"
+#include "common/pg/pg_pool.h"
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/tokens/tokens_service.h"
 

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "common/crypto.h"
-#include "common/errors.h"
-#include "common/ids.h"
-#include "common/log.h"
-#include "common/pagination.h"
-#include "common/plans.h"
-#include "common/scopes.h"
+#include "common/core/crypto.h"
+#include "common/core/errors.h"
+#include "common/core/ids.h"
+#include "common/core/log.h"
+#include "common/core/pagination.h"
+#include "common/core/plans.h"
+#include "common/core/scopes.h"
 
 namespace feedback::tokens {
 namespace {

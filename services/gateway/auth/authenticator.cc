@@ -2,10 +2,10 @@
 
 #include <chrono>
 
-#include "common/crypto.h"
-#include "common/errors.h"
-#include "common/grpc_kit.h"
-#include "common/key_cache.h"
+#include "common/core/crypto.h"
+#include "common/core/errors.h"
+#include "common/grpc/grpc_kit.h"
+#include "common/redis/key_cache.h"
 #include "services/gateway/routes/backend_call.h"
 
 namespace feedback::gateway {

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string_view>
 
-#include "common/redis_client.h"
+#include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/gateway/metrics.h"

@@ -4,7 +4,7 @@
 #include <boost/json/serialize.hpp>
 #include <cmath>
 
-#include "common/errors.h"
+#include "common/core/errors.h"
 
 namespace feedback::gateway {
 

@@ -1,7 +1,7 @@
 #include "services/gateway/http/responses.h"
 
-#include "common/ids.h"
-#include "common/json_writer.h"
+#include "common/core/ids.h"
+#include "common/core/json_writer.h"
 
 namespace feedback::gateway {
 

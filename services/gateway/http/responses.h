@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "common/errors.h"
+#include "common/core/errors.h"
 #include "services/gateway/http/message.h"
 
 namespace feedback::gateway {

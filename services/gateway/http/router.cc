@@ -1,6 +1,6 @@
 #include "services/gateway/http/router.h"
 
-#include "common/ids.h"
+#include "common/core/ids.h"
 
 namespace feedback::gateway {
 

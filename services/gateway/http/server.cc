@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/log.h"
+#include "common/core/log.h"
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;

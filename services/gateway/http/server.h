@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "common/errors.h"
+#include "common/core/errors.h"
 #include "services/gateway/http/message.h"
 
 namespace feedback::gateway {

@@ -7,8 +7,8 @@
 #include <chrono>
 #include <memory>
 
-#include "common/grpc_kit.h"
-#include "common/log.h"
+#include "common/core/log.h"
+#include "common/grpc/grpc_kit.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/routes/request_context.h"
 

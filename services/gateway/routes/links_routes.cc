@@ -3,10 +3,10 @@
 
 #include <charconv>
 
-#include "common/json_writer.h"
-#include "common/link_versions.h"
-#include "common/scopes.h"
-#include "common/time.h"
+#include "common/core/json_writer.h"
+#include "common/core/scopes.h"
+#include "common/core/time.h"
+#include "common/redis/link_versions.h"
 #include "services/gateway/http/json_input.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"

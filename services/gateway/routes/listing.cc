@@ -2,8 +2,8 @@
 
 #include <climits>
 
-#include "common/errors.h"
-#include "common/json_writer.h"
+#include "common/core/errors.h"
+#include "common/core/json_writer.h"
 #include "services/gateway/http/query.h"
 
 namespace feedback::gateway {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/pagination.h"
+#include "common/core/pagination.h"
 #include "services/gateway/routes/request_context.h"
 
 namespace feedback::gateway {

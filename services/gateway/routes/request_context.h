@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/redis_client.h"
+#include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
 #include "services/gateway/http/message.h"
 #include "services/gateway/http/router.h"

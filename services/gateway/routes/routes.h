@@ -1,7 +1,7 @@
 #pragma once
 // One file per resource registers its routes; main wires them with the backend stubs.
 
-#include "common/redis_client.h"
+#include "common/redis/redis_client.h"
 #include "feedback/links/v1/links.grpc.pb.h"
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/gateway/auth/revoked_keys.h"

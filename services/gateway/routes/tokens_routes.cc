@@ -1,7 +1,7 @@
 // /v1/tokens/: API keys of the caller's workspace (tokens service).
-#include "common/json_writer.h"
-#include "common/scopes.h"
-#include "common/time.h"
+#include "common/core/json_writer.h"
+#include "common/core/scopes.h"
+#include "common/core/time.h"
 #include "services/gateway/http/json_input.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/routes/backend_call.h"

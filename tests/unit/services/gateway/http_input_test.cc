@@ -1,7 +1,7 @@
 #include <boost/json/parse.hpp>
 #include <catch2/catch.hpp>
 
-#include "common/errors.h"
+#include "common/core/errors.h"
 #include "services/gateway/http/json_input.h"
 #include "services/gateway/http/query.h"
 

@@ -2,9 +2,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/errors.h"
-#include "common/ids.h"
-#include "services/links/question_types.h"
+#include "common/core/errors.h"
+#include "common/core/ids.h"
+#include "common/questions/question_types.h"
 
 namespace links = feedback::links;
 
@@ -38,14 +38,6 @@ TEST_CASE("links: field keys generated from prompts", "[links]") {
   CHECK_FALSE(links::isValidFieldKey("NPS"));
   CHECK_FALSE(links::isValidFieldKey("a__b"));
   CHECK_FALSE(links::isValidFieldKey("_a"));
-}
-
-TEST_CASE("links: the question-type table holds the 13 types of the spec", "[links]") {
-  CHECK(links::questionTypes().size() == 13);
-  CHECK(links::findQuestionType("voice") != nullptr);
-  CHECK(links::findQuestionType(links::kDefaultQuestionType) != nullptr);
-  CHECK(links::findQuestionType("telepathy") == nullptr);
-  CHECK(links::findQuestionType("") == nullptr);
 }
 
 namespace {

@@ -4,9 +4,9 @@
 #include <map>
 #include <regex>
 
-#include "common/crypto.h"
-#include "common/errors.h"
-#include "common/scopes.h"
+#include "common/core/crypto.h"
+#include "common/core/errors.h"
+#include "common/core/scopes.h"
 
 using feedback::ApiError;
 using feedback::ErrorCode;

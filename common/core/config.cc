@@ -1,0 +1,113 @@
+#include "common/core/config.h"
+
+#include <charconv>
+#include <cstdlib>
+
+namespace feedback {
+namespace {
+
+bool parseInt(std::string_view text, long long& out) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+Env::Env(Lookup lookup) : lookup_(lookup ? std::move(lookup) : Lookup(&::getenv)) {}
+
+const char* Env::raw(const char* name) const {
+  const char* value = lookup_(name);
+  return (value && *value) ? value : nullptr;
+}
+
+std::string Env::text(const char* name, std::string fallback) {
+  const char* value = raw(name);
+  return value ? std::string(value) : std::move(fallback);
+}
+
+std::string Env::requiredText(const char* name) {
+  const char* value = raw(name);
+  if (!value) {
+    problems_.push_back(std::string(name) + " is required");
+    return {};
+  }
+  return value;
+}
+
+int Env::integer(const char* name, int fallback, int min, int max) {
+  const char* value = raw(name);
+  if (!value) return fallback;
+  long long parsed = 0;
+  if (!parseInt(value, parsed) || parsed < min || parsed > max) {
+    problems_.push_back(std::string(name) + "='" + value + "' must be an integer from " +
+                        std::to_string(min) + " to " + std::to_string(max));
+    return fallback;
+  }
+  return static_cast<int>(parsed);
+}
+
+double Env::number(const char* name, double fallback, double min, double max) {
+  const char* value = raw(name);
+  if (!value) return fallback;
+  char* end = nullptr;
+  double parsed = std::strtod(value, &end);
+  if (end == value || *end != '\0' || !(parsed >= min && parsed <= max)) {
+    problems_.push_back(std::string(name) + "='" + value + "' must be a number from " +
+                        std::to_string(min) + " to " + std::to_string(max));
+    return fallback;
+  }
+  return parsed;
+}
+
+bool Env::boolean(const char* name, bool fallback) {
+  const char* value = raw(name);
+  if (!value) return fallback;
+  std::string v = value;
+  if (v == "true" || v == "1" || v == "yes") return true;
+  if (v == "false" || v == "0" || v == "no") return false;
+  problems_.push_back(std::string(name) + "='" + v + "' must be true or false");
+  return fallback;
+}
+
+bool parseHostPort(const std::string& text, HostPort& out) {
+  auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  long long port = 0;
+  if (!parseInt(std::string_view(text).substr(colon + 1), port) || port < 1 || port > 65535) {
+    return false;
+  }
+  out.host = text.substr(0, colon);
+  out.port = static_cast<int>(port);
+  return true;
+}
+
+HostPort Env::address(const char* name, const std::string& fallback) {
+  std::string value = text(name, fallback);
+  HostPort out;
+  if (!parseHostPort(value, out)) {
+    problems_.push_back(std::string(name) + "='" + value + "' must be host:port");
+  }
+  return out;
+}
+
+HostPort Env::redisUrl(const char* name, const std::string& fallback) {
+  std::string value = text(name, fallback);
+  constexpr std::string_view kScheme = "redis://";
+  HostPort out;
+  std::string rest = value.rfind(kScheme, 0) == 0 ? value.substr(kScheme.size()) : "";
+  if (auto slash = rest.find('/'); slash != std::string::npos) rest.resize(slash);
+  if (rest.empty() || !parseHostPort(rest, out)) {
+    problems_.push_back(std::string(name) + "='" + value + "' must be redis://host:port");
+  }
+  return out;
+}
+
+void Env::check() const {
+  if (problems_.empty()) return;
+  std::string message = "invalid configuration:";
+  for (const auto& p : problems_) message += "\n  " + p;
+  throw ConfigError(message);
+}
+
+}  // namespace feedback

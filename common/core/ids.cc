@@ -1,0 +1,58 @@
+#include "common/core/ids.h"
+
+#include <random>
+
+#include "common/core/crypto.h"
+
+namespace feedback {
+namespace {
+
+std::string formatUuid(const unsigned char* b) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(36);
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[b[i] >> 4];
+    out += kHex[b[i] & 0xf];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string newUuid() {
+  std::string bytes = crypto::randomBytes(16);
+  auto* b = reinterpret_cast<unsigned char*>(bytes.data());
+  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
+  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+  return formatUuid(b);
+}
+
+std::string newRequestId() {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  unsigned char b[16];
+  uint64_t hi = engine(), lo = engine();
+  for (int i = 0; i < 8; ++i) {
+    b[i] = static_cast<unsigned char>(hi >> (8 * i));
+    b[8 + i] = static_cast<unsigned char>(lo >> (8 * i));
+  }
+  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
+  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+  return formatUuid(b);
+}
+
+bool isUuid(std::string_view text) {
+  if (text.size() != 36) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (c != '-') return false;
+    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace feedback

@@ -1,0 +1,146 @@
+#include "common/grpc/grpc_kit.h"
+
+#include <absl/synchronization/mutex.h>
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+
+#include <chrono>
+
+#include "common/core/log.h"
+#include "common/core/process.h"
+#include "feedback/common/v1/common.pb.h"
+
+namespace feedback::grpckit {
+namespace {
+
+// Debian's Abseil checks every Mutex acquisition for lock-order cycles, which gRPC takes
+// several times per call: measurable CPU that production builds do not spend.
+const bool kDeadlockDetectionOff = [] {
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+  return true;
+}();
+
+}  // namespace
+
+grpc::Status toStatus(const ApiError& error) {
+  feedback::common::v1::ErrorInfo info;
+  info.set_code(std::string(error.spec().name));
+  info.set_message(error.what());
+  for (const auto& [path, message] : error.details()) (*info.mutable_details())[path] = message;
+  feedback::common::v1::RpcStatus rpc_status;
+  rpc_status.set_code(error.spec().grpc_status);
+  rpc_status.set_message(error.what());
+  rpc_status.add_details()->PackFrom(info);
+  return grpc::Status(static_cast<grpc::StatusCode>(error.spec().grpc_status), error.what(),
+                      rpc_status.SerializeAsString());
+}
+
+ApiError fromStatus(const grpc::Status& status) {
+  feedback::common::v1::RpcStatus rpc_status;
+  if (!status.error_details().empty() && rpc_status.ParseFromString(status.error_details())) {
+    for (const auto& any : rpc_status.details()) {
+      feedback::common::v1::ErrorInfo info;
+      if (!any.Is<feedback::common::v1::ErrorInfo>() || !any.UnpackTo(&info)) continue;
+      if (auto code = errorCodeFromName(info.code())) {
+        ErrorDetails details(info.details().begin(), info.details().end());
+        return ApiError(*code, info.message(), std::move(details));
+      }
+    }
+  }
+  switch (status.error_code()) {
+    case grpc::StatusCode::UNAVAILABLE:
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+    case grpc::StatusCode::CANCELLED:
+      return ApiError(ErrorCode::kServiceUnavailable);
+    case grpc::StatusCode::NOT_FOUND:
+      return ApiError(ErrorCode::kNotFound);
+    default:
+      log::error("grpc_unexpected_status", {{"code", static_cast<int>(status.error_code())},
+                                            {"message", status.error_message()}});
+      return ApiError(ErrorCode::kInternalError);
+  }
+}
+
+grpc::Status guarded(const std::function<void()>& body, std::string_view request_id) {
+  try {
+    body();
+    return grpc::Status::OK;
+  } catch (const ApiError& e) {
+    return toStatus(e);
+  } catch (const std::exception& e) {
+    log::error("handler_failed", {{"error", e.what()}, {"request_id", request_id}});
+    return toStatus(ApiError(ErrorCode::kInternalError));
+  }
+}
+
+std::string_view statusName(grpc::StatusCode code) {
+  static constexpr std::string_view kNames[] = {"OK",
+                                                "CANCELLED",
+                                                "UNKNOWN",
+                                                "INVALID_ARGUMENT",
+                                                "DEADLINE_EXCEEDED",
+                                                "NOT_FOUND",
+                                                "ALREADY_EXISTS",
+                                                "PERMISSION_DENIED",
+                                                "RESOURCE_EXHAUSTED",
+                                                "FAILED_PRECONDITION",
+                                                "ABORTED",
+                                                "OUT_OF_RANGE",
+                                                "UNIMPLEMENTED",
+                                                "INTERNAL",
+                                                "UNAVAILABLE",
+                                                "DATA_LOSS",
+                                                "UNAUTHENTICATED"};
+  auto index = static_cast<std::size_t>(code);
+  return index < std::size(kNames) ? kNames[index] : "UNKNOWN";
+}
+
+std::shared_ptr<grpc::Channel> makeChannel(const std::string& address) {
+  grpc::ChannelArguments args;
+  // Calls fail fast while a peer is down (no wait-for-ready); the gateway answers 503 at once.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+}
+
+bool ChannelReadiness::ready() {
+  auto state = channel_->GetState(true);
+  if (state != GRPC_CHANNEL_READY && !connected_once_) {
+    // Nothing polls an idle channel but gRPC's backup poller (every 5 s), so a first
+    // connection would take seconds; waiting here drives it.
+    channel_->WaitForConnected(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
+    state = channel_->GetState(false);
+  }
+  if (state == GRPC_CHANNEL_READY) {
+    connected_once_ = true;
+    return true;
+  }
+  return state == GRPC_CHANNEL_IDLE && connected_once_;
+}
+
+std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,
+                                          int* bound_port) {
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("0.0.0.0:" + std::to_string(port), grpc::InsecureServerCredentials(),
+                           bound_port);
+  for (auto* s : services) builder.RegisterService(s);
+  auto server = builder.BuildAndStart();
+  if (!server) throw std::runtime_error("cannot listen on gRPC port " + std::to_string(port));
+  return server;
+}
+
+void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal,
+                      int drain_seconds) {
+  int signal_number = process::waitForTerminationSignal();
+  log::info("draining", {{"signal", signal_number}});
+  if (on_signal) on_signal();
+  server.GetHealthCheckService()->Shutdown();
+  server.Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(drain_seconds));
+}
+
+}  // namespace feedback::grpckit

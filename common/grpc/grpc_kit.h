@@ -1,0 +1,55 @@
+#pragma once
+// The small gRPC kit every process uses: error mapping between ApiError and grpc::Status, and
+// channel and server construction with health checking and reflection. Free of PostgreSQL:
+// the bridge from a reactor to the worker pool is common/service/pool_reactor.h.
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/core/errors.h"
+
+namespace feedback::grpckit {
+
+grpc::Status toStatus(const ApiError& error);
+// The ApiError a failed status stands for; transport failures become kServiceUnavailable.
+ApiError fromStatus(const grpc::Status& status);
+
+// Runs `body` and converts what it throws into a status, logging unexpected exceptions with
+// the caller's request id (x-request-id metadata) when there is one.
+grpc::Status guarded(const std::function<void()>& body, std::string_view request_id = {});
+
+// The canonical name of a gRPC status code, e.g. "NOT_FOUND".
+std::string_view statusName(grpc::StatusCode code);
+
+std::shared_ptr<grpc::Channel> makeChannel(const std::string& address);
+// Readiness of a channel to a peer: true when connected, or idle after having been connected
+// (unused channels go idle). Asks an idle channel to connect; may block up to 200 ms, so call
+// it from an admin thread, never from an API I/O thread.
+class ChannelReadiness {
+ public:
+  explicit ChannelReadiness(std::shared_ptr<grpc::Channel> channel)
+      : channel_(std::move(channel)) {}
+  bool ready();
+
+ private:
+  std::shared_ptr<grpc::Channel> channel_;
+  std::atomic<bool> connected_once_{false};
+};
+
+// Builds and starts a server on 0.0.0.0:port (0 = any free port, reported in *bound_port)
+// with the health service and server reflection enabled.
+std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,
+                                          int* bound_port);
+
+// Blocks until SIGTERM or SIGINT (see process::blockTerminationSignals), then shuts the server down
+// gracefully (in-flight calls finish within `drain_seconds`).
+// `on_signal` runs first, e.g. to make readiness fail so that no new traffic is sent.
+void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal = nullptr,
+                      int drain_seconds = 10);
+
+}  // namespace feedback::grpckit

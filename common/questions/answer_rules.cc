@@ -1,0 +1,349 @@
+#include "common/questions/answer_rules.h"
+
+#include <boost/url/parse.hpp>
+#include <cmath>
+
+#include "common/core/limits.h"
+
+namespace feedback::questions {
+namespace {
+
+using Problem = std::optional<std::string>;
+
+constexpr std::size_t kMaxFileNameLength = 255;
+constexpr std::size_t kMaxUrlLength = 2048;
+
+Problem tooLong(std::size_t limit) {
+  return "must be at most " + std::to_string(limit) + " characters";
+}
+
+// A string of at most `limit` characters.
+Problem textWithin(const boost::json::value& value, std::size_t limit) {
+  if (!value.is_string()) return "must be a string";
+  if (characterCount(value.as_string()) > limit) return tooLong(limit);
+  return std::nullopt;
+}
+
+std::optional<int64_t> wholeNumber(const boost::json::value& value) {
+  if (value.is_int64()) return value.as_int64();
+  if (value.is_uint64() && value.as_uint64() <= static_cast<uint64_t>(INT64_MAX)) {
+    return static_cast<int64_t>(value.as_uint64());
+  }
+  if (value.is_double()) {
+    double d = value.as_double();
+    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9e15) {
+      return static_cast<int64_t>(d);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<double> settingNumber(const Question& question, std::string_view key) {
+  const boost::json::value* v = setting(question, key);
+  return v ? numericValue(*v) : std::nullopt;
+}
+
+bool settingFlag(const Question& question, std::string_view key) {
+  const boost::json::value* v = setting(question, key);
+  return v && v->is_bool() && v->as_bool();
+}
+
+std::string formatNumber(double n) {
+  if (std::floor(n) == n && std::fabs(n) < 1e15) return std::to_string(static_cast<int64_t>(n));
+  std::string text = std::to_string(n);
+  while (!text.empty() && text.back() == '0') text.pop_back();
+  return text;
+}
+
+bool isOption(const boost::json::array& options, const boost::json::value& value) {
+  if (!value.is_string()) return false;
+  for (const auto& option : options) {
+    if (option.is_string() && option.as_string() == value.as_string()) return true;
+  }
+  return false;
+}
+
+bool isDomainLabelChar(unsigned char c) {
+  return std::isalnum(c) || c == '-' || c >= 0x80;
+}
+
+bool isLocalPartChar(unsigned char c) {
+  static constexpr std::string_view kSpecials = "!#$%&'*+/=?^_`{|}~-.";
+  return std::isalnum(c) || c >= 0x80 || kSpecials.find(static_cast<char>(c)) != kSpecials.npos;
+}
+
+bool isLeapYear(int year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+
+bool isMediaType(std::string_view text) {
+  auto slash = text.find('/');
+  return slash != std::string_view::npos && slash > 0 && slash + 1 < text.size() &&
+         text.find_first_of(" \t/", slash + 1) == std::string_view::npos;
+}
+
+}  // namespace
+
+std::size_t characterCount(std::string_view utf8) {
+  std::size_t count = 0;
+  for (unsigned char c : utf8) count += (c & 0xC0) != 0x80;
+  return count;
+}
+
+std::optional<double> numericValue(const boost::json::value& value) {
+  if (value.is_int64()) return static_cast<double>(value.as_int64());
+  if (value.is_uint64()) return static_cast<double>(value.as_uint64());
+  if (value.is_double() && std::isfinite(value.as_double())) return value.as_double();
+  return std::nullopt;
+}
+
+bool isEmailAddress(std::string_view text) {
+  if (text.empty() || text.size() > limits::kMaxEmailLength) return false;
+  auto at = text.find('@');
+  if (at == std::string_view::npos || text.find('@', at + 1) != std::string_view::npos) {
+    return false;
+  }
+  std::string_view local = text.substr(0, at);
+  std::string_view domain = text.substr(at + 1);
+  if (local.empty() || local.size() > 64 || local.front() == '.' || local.back() == '.' ||
+      local.find("..") != std::string_view::npos) {
+    return false;
+  }
+  for (unsigned char c : local) {
+    if (!isLocalPartChar(c)) return false;
+  }
+  // At least two labels; each 1-63 characters, not starting or ending with '-'.
+  if (domain.size() > 253 || domain.find('.') == std::string_view::npos) return false;
+  std::size_t start = 0;
+  while (start <= domain.size()) {
+    auto dot = domain.find('.', start);
+    if (dot == std::string_view::npos) dot = domain.size();
+    std::string_view label = domain.substr(start, dot - start);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') {
+      return false;
+    }
+    for (unsigned char c : label) {
+      if (!isDomainLabelChar(c)) return false;
+    }
+    start = dot + 1;
+  }
+  return true;
+}
+
+bool isCalendarDate(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  auto number = [&text](std::size_t from, std::size_t length) {
+    int n = 0;
+    for (std::size_t i = from; i < from + length; ++i) n = n * 10 + (text[i] - '0');
+    return n;
+  };
+  int year = number(0, 4), month = number(5, 2), day = number(8, 2);
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  int last = kDays[month - 1] + (month == 2 && isLeapYear(year) ? 1 : 0);
+  return day <= last;
+}
+
+bool isAllowedFileType(const Question& question, std::string_view content_type) {
+  content_type = content_type.substr(0, content_type.find(';'));
+  while (!content_type.empty() && content_type.back() == ' ') content_type.remove_suffix(1);
+  if (!isMediaType(content_type)) return false;
+  const boost::json::value* allowed = setting(question, "allowed_types");
+  if (!allowed || !allowed->is_array() || allowed->as_array().empty()) return true;
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string type = lower(content_type);
+  for (const auto& item : allowed->as_array()) {
+    if (!item.is_string()) continue;
+    const std::string pattern = lower(item.as_string());
+    if (pattern == type) return true;
+    if (pattern.size() > 2 && pattern.compare(pattern.size() - 2, 2, "/*") == 0 &&
+        type.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Problem textAnswerProblem(const Question&, const boost::json::value& value) {
+  return textWithin(value, limits::kMaxTextAnswerCharacters);
+}
+
+Problem voiceAnswerProblem(const Question& question, const boost::json::value& value) {
+  // A voice question takes a recording (the audio upload); a typed answer only when the
+  // question falls back to text.
+  if (!question.fallback_to_text) return "must be recorded: this question takes no typed answer";
+  return textWithin(value, limits::kMaxTextAnswerCharacters);
+}
+
+Problem voiceTextAnswerProblem(const Question& question, const boost::json::value& value) {
+  auto limit = settingNumber(question, "max_characters");
+  return textWithin(value,
+                    limit ? static_cast<std::size_t>(*limit) : limits::kMaxTextAnswerCharacters);
+}
+
+Problem choiceAnswerProblem(const Question& question, const boost::json::value& value) {
+  const boost::json::value* options = setting(question, "options");
+  if (!options || !options->is_array()) return "has no options to choose from";
+  const auto& list = options->as_array();
+  if (value.is_string()) {
+    if (isOption(list, value)) return std::nullopt;
+    return "must be one of the question's options";
+  }
+  if (!settingFlag(question, "allow_multiple")) return "must be one of the question's options";
+  if (!value.is_array() || value.as_array().empty()) {
+    return "must be an option or a non-empty list of options";
+  }
+  const auto& chosen = value.as_array();
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    if (!isOption(list, chosen[i])) return "must hold only the question's options";
+    for (std::size_t j = 0; j < i; ++j) {
+      if (chosen[j] == chosen[i]) return "must not repeat an option";
+    }
+  }
+  return std::nullopt;
+}
+
+Problem numberAnswerProblem(const Question& question, const boost::json::value& value) {
+  auto n = numericValue(value);
+  if (!n) return "must be a number";
+  auto min = settingNumber(question, "min");
+  auto max = settingNumber(question, "max");
+  if (min && *n < *min) return "must be at least " + formatNumber(*min);
+  if (max && *n > *max) return "must be at most " + formatNumber(*max);
+  if (auto step = settingNumber(question, "step"); step && *step > 0) {
+    double steps = (*n - min.value_or(0)) / *step;
+    if (std::fabs(steps - std::round(steps)) > 1e-9 * std::max(1.0, std::fabs(steps))) {
+      return "must be a multiple of " + formatNumber(*step) +
+             (min ? " from " + formatNumber(*min) : std::string());
+    }
+  }
+  return std::nullopt;
+}
+
+Problem ratingAnswerProblem(const Question& question, const boost::json::value& value) {
+  RatingDetails scale = ratingDetails(question, boost::json::value(0));
+  const int64_t low = scale.scale_type == "nps" ? 0 : 1;
+  auto n = wholeNumber(value);
+  if (!n || *n < low || *n > scale.max_value) {
+    return "must be a whole number from " + std::to_string(low) + " to " +
+           std::to_string(scale.max_value);
+  }
+  return std::nullopt;
+}
+
+Problem cardAnswerProblem(const Question& question, const boost::json::value& value) {
+  if (!value.is_string() || !selectedCard(question, value)) {
+    return "must be the id of one of the question's cards";
+  }
+  return std::nullopt;
+}
+
+Problem emailAnswerProblem(const Question&, const boost::json::value& value) {
+  if (!value.is_string() || !isEmailAddress(value.as_string())) {
+    return "must be an email address such as name@example.com";
+  }
+  return std::nullopt;
+}
+
+Problem dateAnswerProblem(const Question&, const boost::json::value& value) {
+  if (!value.is_string() || !isCalendarDate(value.as_string())) {
+    return "must be a date written YYYY-MM-DD";
+  }
+  return std::nullopt;
+}
+
+Problem yesNoAnswerProblem(const Question&, const boost::json::value& value) {
+  if (!value.is_bool()) return "must be true or false";
+  return std::nullopt;
+}
+
+Problem fileAnswerProblem(const Question& question, const boost::json::value& value) {
+  if (!value.is_object()) return "must be a stored file {file_name, content_type, size_bytes, url}";
+  const auto& file = value.as_object();
+  for (const auto& entry : file) {
+    auto key = entry.key();
+    if (key != "file_name" && key != "content_type" && key != "size_bytes" && key != "url") {
+      return "has an unknown field '" + std::string(key) + "'";
+    }
+  }
+  const auto* name = file.if_contains("file_name");
+  if (!name || !name->is_string() || name->as_string().empty() ||
+      name->as_string().size() > kMaxFileNameLength) {
+    return "file_name must be a string of 1 to 255 characters";
+  }
+  const auto* type = file.if_contains("content_type");
+  if (!type || !type->is_string() || !isMediaType(type->as_string())) {
+    return "content_type must be a media type such as application/pdf";
+  }
+  if (!isAllowedFileType(question, type->as_string())) {
+    return "content_type '" + std::string(type->as_string()) + "' is not an allowed type";
+  }
+  const auto* size = file.if_contains("size_bytes");
+  const int64_t bytes = size ? wholeNumber(*size).value_or(-1) : -1;
+  double limit_mib =
+      std::min<double>(settingNumber(question, "max_size_mb").value_or(limits::kMaxFileUploadMiB),
+                       limits::kMaxFileUploadMiB);
+  if (bytes < 0) return "size_bytes must be a whole number of bytes";
+  if (static_cast<double>(bytes) > limit_mib * 1024 * 1024) {
+    return "size_bytes must be at most " + formatNumber(limit_mib) + " MB";
+  }
+  const auto* url = file.if_contains("url");
+  if (!url || !url->is_string() || url->as_string().size() > kMaxUrlLength) {
+    return "url must be an absolute http(s) URL";
+  }
+  auto parsed = boost::urls::parse_absolute_uri(url->as_string());
+  if (!parsed || (parsed->scheme() != "https" && parsed->scheme() != "http") ||
+      parsed->encoded_host().empty()) {
+    return "url must be an absolute http(s) URL";
+  }
+  return std::nullopt;
+}
+
+Problem durationProblem(const Question& question, double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "must last a positive number of seconds";
+  auto max = settingNumber(question, "max_duration");
+  if (max && seconds > *max) return "must last at most " + formatNumber(*max) + " seconds";
+  return std::nullopt;
+}
+
+RatingDetails ratingDetails(const Question& question, const boost::json::value& value) {
+  RatingDetails details;
+  const boost::json::value* scale = setting(question, "scale_type");
+  details.scale_type = scale && scale->is_string() ? std::string(scale->as_string()) : "stars";
+  if (details.scale_type == "nps") {
+    details.max_value = 10;
+  } else {
+    const boost::json::value* max = setting(question, "max_value");
+    auto n = max ? wholeNumber(*max) : std::nullopt;
+    details.max_value = n.value_or(5);
+  }
+  details.value = wholeNumber(value).value_or(0);
+  return details;
+}
+
+std::optional<SelectedCard> selectedCard(const Question& question,
+                                         const boost::json::value& value) {
+  const boost::json::value* cards = setting(question, "cards");
+  if (!cards || !cards->is_array() || !value.is_string()) return std::nullopt;
+  auto text = [](const boost::json::object& o, std::string_view key) {
+    const auto* v = o.if_contains(key);
+    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+  };
+  for (const auto& item : cards->as_array()) {
+    if (!item.is_object()) continue;
+    const auto& card = item.as_object();
+    if (text(card, "id") != value.as_string()) continue;
+    return SelectedCard{text(card, "id"), text(card, "label"), text(card, "media_url"),
+                        text(card, "media_type")};
+  }
+  return std::nullopt;
+}
+
+}  // namespace feedback::questions

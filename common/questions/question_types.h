@@ -1,0 +1,91 @@
+#pragma once
+// The question-type table (SPEC.md "Question types"): the one place that names the 13 types
+// and holds every rule that depends on a type: the configuration keys each accepts, what
+// values those keys take and their defaults, rules across keys, how the type is answered and
+// what a valid answer is. Links validate configurations with it, responses validate answers
+// with it.
+
+#include <array>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace feedback::questions {
+
+enum class ConfigValue {
+  kInteger,         // a whole number within [min, max]
+  kNumber,          // any finite number
+  kPositiveNumber,  // a number > 0, at most max when max > 0
+  kBoolean,
+  kText,       // a string of at most max characters
+  kUrl,        // an absolute http(s) URL
+  kOptions,    // a non-empty list of distinct non-empty strings
+  kScaleType,  // stars | emojis | nps | numbers
+  kCards,      // a non-empty list of {id, label, media_url, media_type}
+  kMimeTypes,  // a list of "type/subtype" strings ("image/*" allowed)
+  kFormula,    // arithmetic over other questions' field keys (common/questions/formula.h)
+};
+
+struct ConfigKey {
+  std::string_view name;
+  ConfigValue value;
+  bool required = false;
+  double min = 0;
+  double max = 0;
+  // JSON of the value used when the key is absent; empty when there is none.
+  std::string_view default_json = {};
+};
+
+// Who gives a question's answer.
+enum class AnswerSource {
+  kRespondent,  // the respondent's value, checked by the type's answer rule
+  kComputed,    // computed by the server (calculated); never accepted from a respondent
+  kNone,        // nothing to answer (help_block)
+};
+
+// The question as the rules need it: its configuration and condition parsed.
+struct Question {
+  std::string uuid;
+  std::string field_key;
+  std::string prompt;
+  std::string response_type;
+  boost::json::object configuration;
+  boost::json::object condition;
+  bool required = false;
+  bool fallback_to_text = true;
+};
+
+// Reports a configuration problem: `key` is the configuration key at fault.
+using ConfigProblem = void (*)(void* context, std::string_view key, const std::string& problem);
+// A rule across a configuration's keys; calls `report` for the first problem found.
+using ConfigCheck = void (*)(const boost::json::object& configuration, ConfigProblem report,
+                             void* context);
+// The problem with `value` (never JSON null) as an answer to `question`; nullopt when valid.
+using AnswerRule = std::optional<std::string> (*)(const Question& question,
+                                                  const boost::json::value& value);
+
+struct QuestionType {
+  std::string_view name;
+  std::initializer_list<ConfigKey> configuration;
+  AnswerSource source = AnswerSource::kRespondent;
+  AnswerRule answer = nullptr;       // null unless source is kRespondent
+  ConfigCheck check_keys = nullptr;  // null when the keys are independent
+};
+
+inline constexpr std::string_view kDefaultQuestionType = "voice";
+inline constexpr std::array<std::string_view, 4> kRatingScaleTypes = {"stars", "emojis", "nps",
+                                                                      "numbers"};
+inline constexpr std::array<std::string_view, 2> kCardMediaTypes = {"image", "video"};
+
+const std::array<QuestionType, 13>& questionTypes();
+// Null for a name outside the table.
+const QuestionType* findQuestionType(std::string_view name);
+
+// The configured value of `key`, or the table's default for it; nullptr when neither exists.
+// `question.response_type` must be in the table.
+const boost::json::value* setting(const Question& question, std::string_view key);
+
+}  // namespace feedback::questions

@@ -1,0 +1,337 @@
+#include "common/redis/redis_client.h"
+
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+
+#include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <deque>
+#include <future>
+#include <thread>
+
+#include "common/core/log.h"
+
+namespace asio = boost::asio;
+
+namespace feedback {
+namespace {
+
+RedisReply convert(const redisReply* r) {
+  RedisReply out;
+  switch (r->type) {
+    case REDIS_REPLY_STRING:
+      out.type = RedisReply::Type::kString;
+      break;
+    case REDIS_REPLY_STATUS:
+      out.type = RedisReply::Type::kStatus;
+      break;
+    case REDIS_REPLY_ERROR:
+      out.type = RedisReply::Type::kError;
+      break;
+    case REDIS_REPLY_INTEGER:
+      out.type = RedisReply::Type::kInteger;
+      break;
+    case REDIS_REPLY_ARRAY:
+      out.type = RedisReply::Type::kArray;
+      break;
+    default:
+      out.type = RedisReply::Type::kNil;
+      break;
+  }
+  if (r->str) out.str.assign(r->str, r->len);
+  out.integer = r->integer;
+  for (size_t i = 0; i < r->elements; ++i) out.elements.push_back(convert(r->element[i]));
+  return out;
+}
+
+}  // namespace
+
+// One hiredis connection; handlers hold it by shared_ptr so that a connection replaced
+// after a failure stays valid until its last pending wait has been cancelled.
+struct RedisConnection : std::enable_shared_from_this<RedisConnection> {
+  explicit RedisConnection(asio::io_context& io) : descriptor(io) {}
+  redisAsyncContext* context = nullptr;
+  asio::posix::stream_descriptor descriptor;
+  bool want_read = false, want_write = false, reading = false, writing = false;
+  struct RedisClient::Impl* owner = nullptr;
+};
+
+struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
+  Impl(std::string h, int p, std::chrono::milliseconds t)
+      : host(std::move(h)),
+        port(p),
+        timeout(t),
+        work(io.get_executor()),
+        reconnect_timer(io),
+        watchdog(io) {}
+
+  std::string host;
+  int port;
+  std::chrono::milliseconds timeout;
+  asio::io_context io;
+  asio::executor_work_guard<asio::io_context::executor_type> work;
+  asio::steady_timer reconnect_timer;
+  asio::steady_timer watchdog;
+  std::shared_ptr<RedisConnection> connection;
+  // Send times of unanswered commands; Redis answers in order, so the front is the oldest.
+  std::deque<std::chrono::steady_clock::time_point> pending;
+  std::atomic<bool> is_connected{false};
+  bool stopping = false;
+  // Owned here and never freed before the client: hiredis keeps pointers to them.
+  struct Subscription {
+    std::string channel;
+    std::function<void(std::string)> on_message;
+  };
+  std::vector<std::unique_ptr<Subscription>> subscriptions;
+  std::thread thread;
+
+  static RedisConnection* of(void* privdata) { return static_cast<RedisConnection*>(privdata); }
+
+  static void armRead(const std::shared_ptr<RedisConnection>& c) {
+    if (!c->context || !c->want_read || c->reading) return;
+    c->reading = true;
+    c->descriptor.async_wait(asio::posix::stream_descriptor::wait_read,
+                             [c](boost::system::error_code ec) {
+                               c->reading = false;
+                               if (ec || !c->context) return;
+                               redisAsyncHandleRead(c->context);
+                               armRead(c);
+                             });
+  }
+
+  static void armWrite(const std::shared_ptr<RedisConnection>& c) {
+    if (!c->context || !c->want_write || c->writing) return;
+    c->writing = true;
+    c->descriptor.async_wait(asio::posix::stream_descriptor::wait_write,
+                             [c](boost::system::error_code ec) {
+                               c->writing = false;
+                               if (ec || !c->context) return;
+                               redisAsyncHandleWrite(c->context);
+                               armWrite(c);
+                             });
+  }
+
+  static void onAddRead(void* p) {
+    of(p)->want_read = true;
+    armRead(of(p)->shared_from_this());
+  }
+  static void onDelRead(void* p) { of(p)->want_read = false; }
+  static void onAddWrite(void* p) {
+    of(p)->want_write = true;
+    armWrite(of(p)->shared_from_this());
+  }
+  static void onDelWrite(void* p) { of(p)->want_write = false; }
+  static void onCleanup(void* p) {
+    RedisConnection* c = of(p);
+    c->want_read = c->want_write = false;
+    c->context = nullptr;
+    boost::system::error_code ignored;
+    c->descriptor.cancel(ignored);
+    // hiredis closes the socket itself.
+    if (c->descriptor.is_open()) c->descriptor.release();
+  }
+
+  static void onMessage(redisAsyncContext*, void* reply, void* privdata) {
+    // Called for the subscription's confirmation, for every message, and with null when the
+    // connection goes away.
+    auto* r = static_cast<redisReply*>(reply);
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 3) return;
+    if (std::string_view(r->element[0]->str, r->element[0]->len) != "message") return;
+    static_cast<Subscription*>(privdata)->on_message(
+        std::string(r->element[2]->str, r->element[2]->len));
+  }
+
+  void sendSubscribe(Subscription& subscription) {
+    if (!connection || !connection->context) return;  // subscribed on (re)connection
+    const char* argv[] = {"SUBSCRIBE", subscription.channel.c_str()};
+    size_t lengths[] = {9, subscription.channel.size()};
+    redisAsyncCommandArgv(connection->context, &onMessage, &subscription, 2, argv, lengths);
+  }
+
+  static void onConnect(const redisAsyncContext* ac, int status) {
+    auto* c = of(ac->ev.data);
+    if (status == REDIS_OK) {
+      c->owner->is_connected = true;
+      log::info("redis_connected", {{"host", c->owner->host}, {"port", c->owner->port}});
+      for (auto& subscription : c->owner->subscriptions) c->owner->sendSubscribe(*subscription);
+    } else {
+      log::warn("redis_connect_failed", {{"error", ac->errstr}});
+      c->owner->lost(c);
+    }
+  }
+
+  static void onDisconnect(const redisAsyncContext* ac, int status) {
+    auto* c = of(ac->ev.data);
+    if (status != REDIS_OK) log::warn("redis_disconnected", {{"error", ac->errstr}});
+    c->owner->lost(c);
+  }
+
+  static void onReply(redisAsyncContext* ac, void* reply, void* privdata) {
+    std::unique_ptr<Callback> callback(static_cast<Callback*>(privdata));
+    auto* owner = of(ac->ev.data)->owner;
+    if (!owner->pending.empty()) owner->pending.pop_front();
+    if (reply) {
+      (*callback)(convert(static_cast<redisReply*>(reply)));
+    } else {
+      (*callback)(std::nullopt);
+    }
+  }
+
+  void lost(RedisConnection* c) {
+    if (connection.get() != c) return;
+    is_connected = false;
+    connection.reset();
+    scheduleReconnect();
+  }
+
+  void scheduleReconnect() {
+    if (stopping) return;
+    reconnect_timer.expires_after(std::chrono::milliseconds(250));
+    reconnect_timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (!ec) self->connect();
+    });
+  }
+
+  void connect() {
+    if (stopping) return;
+    redisAsyncContext* ac = redisAsyncConnect(host.c_str(), port);
+    if (!ac || ac->err) {
+      log::warn("redis_connect_failed", {{"error", ac ? ac->errstr : "allocation failed"}});
+      if (ac) redisAsyncFree(ac);
+      scheduleReconnect();
+      return;
+    }
+    auto c = std::make_shared<RedisConnection>(io);
+    c->owner = this;
+    c->context = ac;
+    c->descriptor.assign(ac->c.fd);
+    ac->ev.data = c.get();
+    ac->ev.addRead = &onAddRead;
+    ac->ev.delRead = &onDelRead;
+    ac->ev.addWrite = &onAddWrite;
+    ac->ev.delWrite = &onDelWrite;
+    ac->ev.cleanup = &onCleanup;
+    connection = c;
+    redisAsyncSetConnectCallback(ac, &onConnect);
+    redisAsyncSetDisconnectCallback(ac, &onDisconnect);
+    // A non-blocking connect completes when the socket becomes writable.
+    onAddWrite(c.get());
+  }
+
+  void watch() {
+    watchdog.expires_after(std::chrono::milliseconds(50));
+    watchdog.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (ec || self->stopping) return;
+      if (!self->pending.empty() &&
+          std::chrono::steady_clock::now() - self->pending.front() > self->timeout &&
+          self->connection && self->connection->context) {
+        log::warn("redis_timeout", {{"pending", static_cast<long long>(self->pending.size())}});
+        // Frees the context at once: every pending callback gets a null reply.
+        redisAsyncFree(self->connection->context);
+      }
+      self->watch();
+    });
+  }
+
+  void send(std::vector<std::string>& args, Callback& callback) {
+    if (!connection || !connection->context) {
+      callback(std::nullopt);
+      return;
+    }
+    std::vector<const char*> argv;
+    std::vector<size_t> lengths;
+    for (const auto& a : args) {
+      argv.push_back(a.data());
+      lengths.push_back(a.size());
+    }
+    auto* heap = new Callback(std::move(callback));
+    if (redisAsyncCommandArgv(connection->context, &onReply, heap, static_cast<int>(argv.size()),
+                              argv.data(), lengths.data()) != REDIS_OK) {
+      std::unique_ptr<Callback> owned(heap);
+      (*owned)(std::nullopt);
+      return;
+    }
+    pending.push_back(std::chrono::steady_clock::now());
+  }
+};
+
+RedisClient::RedisClient(std::string host, int port, std::chrono::milliseconds timeout)
+    : impl_(std::make_shared<Impl>(std::move(host), port, timeout)) {
+  asio::post(impl_->io, [impl = impl_] {
+    impl->connect();
+    impl->watch();
+  });
+  impl_->thread = std::thread([impl = impl_] { impl->io.run(); });
+}
+
+RedisClient::~RedisClient() {
+  asio::post(impl_->io, [impl = impl_] {
+    impl->stopping = true;
+    impl->reconnect_timer.cancel();
+    impl->watchdog.cancel();
+    if (impl->connection && impl->connection->context) {
+      redisAsyncFree(impl->connection->context);
+    }
+    impl->connection.reset();
+    impl->work.reset();
+  });
+  impl_->thread.join();
+}
+
+void RedisClient::command(std::vector<std::string> args, Callback callback) {
+  asio::post(impl_->io, [impl = impl_, args = std::move(args),
+                         callback = std::move(callback)]() mutable { impl->send(args, callback); });
+}
+
+void RedisClient::pipeline(std::vector<std::vector<std::string>> commands,
+                           PipelineCallback callback) {
+  struct Join {
+    std::vector<std::optional<RedisReply>> replies;
+    std::size_t remaining;
+    PipelineCallback callback;
+  };
+  auto join = std::make_shared<Join>();
+  join->replies.resize(commands.size());
+  join->remaining = commands.size();
+  join->callback = std::move(callback);
+  if (commands.empty()) return join->callback({});
+  asio::post(impl_->io, [impl = impl_, commands = std::move(commands), join]() mutable {
+    // Posted as one task, so the commands leave together and their replies arrive in order.
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      Callback one = [join, i](std::optional<RedisReply> reply) {
+        join->replies[i] = std::move(reply);
+        if (--join->remaining == 0) join->callback(std::move(join->replies));
+      };
+      impl->send(commands[i], one);
+    }
+  });
+}
+
+void RedisClient::subscribe(std::string channel, std::function<void(std::string)> on_message) {
+  asio::post(impl_->io, [impl = impl_, channel = std::move(channel),
+                         on_message = std::move(on_message)]() mutable {
+    impl->subscriptions.push_back(std::make_unique<Impl::Subscription>(
+        Impl::Subscription{std::move(channel), std::move(on_message)}));
+    if (impl->is_connected) impl->sendSubscribe(*impl->subscriptions.back());
+  });
+}
+
+std::optional<RedisReply> RedisClient::commandSync(std::vector<std::string> args) {
+  auto promise = std::make_shared<std::promise<std::optional<RedisReply>>>();
+  auto future = promise->get_future();
+  command(std::move(args),
+          [promise](std::optional<RedisReply> reply) { promise->set_value(std::move(reply)); });
+  // The watchdog answers every command within the timeout; this bound is a safety net.
+  if (future.wait_for(impl_->timeout * 4) != std::future_status::ready) return std::nullopt;
+  return future.get();
+}
+
+bool RedisClient::connected() const {
+  return impl_->is_connected;
+}
+
+}  // namespace feedback

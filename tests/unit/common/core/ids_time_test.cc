@@ -1,0 +1,44 @@
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "common/core/ids.h"
+#include "common/core/time.h"
+
+TEST_CASE("ids: UUIDs are version 4, lowercase and hyphenated", "[ids]") {
+  std::set<std::string> seen;
+  for (int i = 0; i < 200; ++i) {
+    for (const std::string& id : {feedback::newUuid(), feedback::newRequestId()}) {
+      REQUIRE(feedback::isUuid(id));
+      CHECK(id[14] == '4');
+      CHECK(std::string("89ab").find(id[19]) != std::string::npos);
+      seen.insert(id);
+    }
+  }
+  CHECK(seen.size() == 400);
+}
+
+TEST_CASE("ids: isUuid accepts only the lowercase hyphenated form", "[ids]") {
+  CHECK(feedback::isUuid("123e4567-e89b-12d3-a456-426614174000"));
+  CHECK_FALSE(feedback::isUuid("123E4567-E89B-12D3-A456-426614174000"));
+  CHECK_FALSE(feedback::isUuid("123e4567e89b12d3a456426614174000"));
+  CHECK_FALSE(feedback::isUuid("123e4567-e89b-12d3-a456-42661417400g"));
+  CHECK_FALSE(feedback::isUuid("not-a-uuid"));
+  CHECK_FALSE(feedback::isUuid(""));
+}
+
+TEST_CASE("time: timestamps always carry six fractional digits and Z", "[time]") {
+  CHECK(feedback::formatTimestamp(0) == "1970-01-01T00:00:00.000000Z");
+  CHECK(feedback::formatTimestamp(1700000000123456) == "2023-11-14T22:13:20.123456Z");
+  CHECK(feedback::formatTimestamp(1700000000000001) == "2023-11-14T22:13:20.000001Z");
+  CHECK(feedback::formatTimestamp(-1) == "1969-12-31T23:59:59.999999Z");
+  CHECK(feedback::nowMicros() > 1700000000000000);
+}
+
+TEST_CASE("time: the calendar is right across leap years and centuries", "[time]") {
+  CHECK(feedback::formatTimestamp(951782400000000) == "2000-02-29T00:00:00.000000Z");
+  CHECK(feedback::formatTimestamp(951868799999999) == "2000-02-29T23:59:59.999999Z");
+  CHECK(feedback::formatTimestamp(4107542400000000) == "2100-03-01T00:00:00.000000Z");
+  CHECK(feedback::formatTimestamp(1798761599000000) == "2026-12-31T23:59:59.000000Z");
+  CHECK(feedback::formatTimestamp(-86400000000) == "1969-12-31T00:00:00.000000Z");
+  CHECK(feedback::formatTimestamp(253402300799999999) == "9999-12-31T23:59:59.999999Z");
+}
