@@ -59,7 +59,7 @@ constexpr std::array kTable = {
     ErrorSpec{C::kResponseAlreadySubmitted, "RESPONSE_ALREADY_SUBMITTED", 409, kFailedPrecondition,
               "The response was already submitted."},
     ErrorSpec{C::kPayloadTooLarge, "PAYLOAD_TOO_LARGE", 413, kInvalidArgument,
-              "The body is larger than 1 MiB."},
+              "The body is too large."},
     ErrorSpec{C::kUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", 415, kInvalidArgument,
               "Content-Type must be application/json."},
     ErrorSpec{C::kIdempotencyKeyReused, "IDEMPOTENCY_KEY_REUSED", 422, kAborted,

@@ -2,6 +2,8 @@
 // Appends JSON to a string without building a DOM: the gateway renders every answer with it,
 // and JSON fragments stored as text (question configuration) are spliced in unparsed.
 
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -36,6 +38,19 @@ class JsonWriter {
     out_ += std::to_string(value);
     return *this;
   }
+  // The shortest text that reads back as the same double; non-finite values (which JSON
+  // cannot hold) are written as null.
+  JsonWriter& number(double value) {
+    separate();
+    if (!std::isfinite(value)) {
+      out_ += "null";
+      return *this;
+    }
+    char buffer[32];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out_.append(buffer, result.ptr);
+    return *this;
+  }
   JsonWriter& boolean(bool value) {
     separate();
     out_ += value ? "true" : "false";
@@ -53,6 +68,9 @@ class JsonWriter {
     return *this;
   }
 
+  // Where the next character will be written, e.g. to patch a value in later.
+  std::size_t position() const { return out_.size(); }
+
   template <class T>
   JsonWriter& field(std::string_view name, const T& value) {
     key(name);
@@ -60,6 +78,8 @@ class JsonWriter {
       return boolean(value);
     } else if constexpr (std::is_integral_v<T>) {
       return integer(static_cast<int64_t>(value));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return number(static_cast<double>(value));
     } else {
       return string(value);
     }

@@ -2,13 +2,12 @@
 // Size limits of what clients send, stated once (API-CONTRACT.md sections 1, 5 and 10).
 
 #include <cstddef>
-#include <string_view>
+#include <string>
 
 namespace feedback::limits {
 
 // A JSON request body.
 inline constexpr std::size_t kMaxJsonBodyBytes = 1024 * 1024;
-inline constexpr std::string_view kMaxJsonBodyText = "1 MiB";
 // A file_upload answer, whatever the question's max_size_mb says.
 inline constexpr int kMaxFileUploadMiB = 25;
 // An audio upload.
@@ -18,5 +17,12 @@ inline constexpr std::size_t kMaxAudioUploadBytes = 10 * 1024 * 1024;
 inline constexpr std::size_t kMaxTextAnswerCharacters = 10000;
 // A respondent's email address.
 inline constexpr std::size_t kMaxEmailLength = 254;
+
+// "1 MiB", "512 KiB": a byte count as people read it, for error messages.
+inline std::string describeBytes(std::size_t bytes) {
+  if (bytes % (1024 * 1024) == 0) return std::to_string(bytes / (1024 * 1024)) + " MiB";
+  if (bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
 
 }  // namespace feedback::limits

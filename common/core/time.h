@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace feedback {
 
@@ -9,5 +11,15 @@ namespace feedback {
 int64_t nowMicros();
 // "YYYY-MM-DDTHH:MM:SS.ffffffZ": always six fractional digits (API-CONTRACT.md section 1).
 std::string formatTimestamp(int64_t micros);
+
+struct ParsedTimestamp {
+  int64_t micros = 0;
+  // Only a day was given (YYYY-MM-DD): micros is its first instant, UTC.
+  bool date_only = false;
+};
+
+// ISO 8601 as clients write it: YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS[.fraction]] with Z, an
+// offset (+HH:MM, +HHMM) or nothing (UTC); 'T' may be a space. nullopt when malformed.
+std::optional<ParsedTimestamp> parseTimestamp(std::string_view text);
 
 }  // namespace feedback

@@ -5,12 +5,14 @@
 //                      deleted).
 // The links service raises it before it commits a change (so before it answers); a gateway
 // serves a cached document only when the document's own version equals this one, and fills
-// a missing entry after reading from the links service. Raising is monotonic (a lower value
-// never replaces a higher one), so writers and fills may arrive in any order.
+// a missing entry after reading from the links service. Raising is monotonic
+// (redisvalue::kRaiseScript), so writers and fills may arrive in any order.
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "common/redis/monotonic_value.h"
 
 namespace feedback::linkversion {
 
@@ -23,11 +25,5 @@ inline std::string redisKey(std::string_view link_uuid) {
   out += '}';
   return out;
 }
-
-// KEYS[1] = version key, ARGV[1] = version, ARGV[2] = TTL in seconds. Returns 1 when raised.
-inline constexpr std::string_view kRaiseScript =
-    "local current = redis.call('GET', KEYS[1]) "
-    "if current and tonumber(current) >= tonumber(ARGV[1]) then return 0 end "
-    "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1";
 
 }  // namespace feedback::linkversion

@@ -19,4 +19,17 @@ grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& p
                                  Counters& counters, std::string_view method,
                                  std::function<void(PgSession&)> body);
 
+// The usual body: `(service.*method)(store, *request)` with a `Store` on the worker's
+// connection, its answer in *response.
+template <class Store, class Service, class Method, class Request, class Response>
+grpc::ServerUnaryReactor* callOnPool(grpc::CallbackServerContext* context, PgPool& pool,
+                                     Counters& counters, std::string_view name, Service& service,
+                                     Method method, const Request* request, Response* response) {
+  return onPool(context, pool, counters, name,
+                [&service, method, request, response](PgSession& session) {
+                  Store store(session.connection());
+                  *response = (service.*method)(store, *request);
+                });
+}
+
 }  // namespace feedback::service

@@ -1,22 +1,31 @@
-// gateway: the REST surface. Routes /v1/... to the services over gRPC; /healthz, /readyz and
-// /metrics on the admin port.
+// gateway: the REST surface. Routes /v1/... and the public intake /i/... to the services over
+// gRPC; /healthz, /readyz and /metrics on the admin port. main only wires.
 #include <atomic>
 #include <iostream>
-#include <thread>
 
-#include "common/core/config.h"
 #include "common/core/log.h"
 #include "common/core/process.h"
 #include "common/grpc/grpc_kit.h"
 #include "common/redis/key_cache.h"
 #include "common/redis/redis_client.h"
+#include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/gateway/admin.h"
-#include "services/gateway/auth/authenticator.h"
-#include "services/gateway/gateway.h"
+#include "services/gateway/auth/host_workspace_resolver.h"
+#include "services/gateway/auth/redis_key_authenticator.h"
+#include "services/gateway/auth/redis_key_reader.h"
+#include "services/gateway/gateway_config.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/http/server.h"
-#include "services/gateway/routes/backend_call.h"
+#include "services/gateway/pipeline/stages.h"
 #include "services/gateway/routes/routes.h"
+
+namespace {
+
+std::shared_ptr<grpc::Channel> channelTo(const feedback::HostPort& address) {
+  return feedback::grpckit::makeChannel(address.host + ":" + std::to_string(address.port));
+}
+
+}  // namespace
 
 int main() {
   using namespace feedback;
@@ -25,74 +34,69 @@ int main() {
   log::setService("gateway");
 
   Env env;
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  HttpServerOptions api;
-  api.port = env.integer("GATEWAY_PORT", 8080, 0, 65535);
-  api.address = env.text("GATEWAY_BIND", "0.0.0.0");
-  api.threads = env.integer("GATEWAY_THREADS", cores, 1, 256);
-  api.read_timeout =
-      std::chrono::milliseconds(env.integer("GATEWAY_READ_TIMEOUT_MS", 30000, 100, 600000));
-  api.max_connections =
-      static_cast<std::size_t>(env.integer("GATEWAY_MAX_CONNECTIONS", 20000, 1, 1000000));
-  HttpServerOptions admin;
-  admin.port = env.integer("ADMIN_PORT", 9090, 0, 65535);
-  admin.address = api.address;
-  const HostPort tokens_addr = env.address("TOKENS_ADDR", "127.0.0.1:50051");
-  const HostPort links_addr = env.address("LINKS_ADDR", "127.0.0.1:50052");
-  const HostPort redis_addr = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
-  backendTimeout() = std::chrono::milliseconds(env.integer("BACKEND_TIMEOUT_MS", 5000, 50, 60000));
-  const int drain_ms = env.integer("DRAIN_TIMEOUT_MS", 10000, 0, 120000);
-  const bool access_log = env.boolean("ACCESS_LOG", false);
-  const int link_cache_entries = env.integer("LINK_CACHE_ENTRIES", 10000, 0, 10000000);
-  const int link_cache_mib = env.integer("LINK_CACHE_MIB", 16, 0, 65536);
+  std::optional<GatewayConfig> loaded;
   try {
-    env.check();
+    loaded = GatewayConfig::fromEnvironment(env);
   } catch (const ConfigError& e) {
     std::cerr << "gateway: " << e.what() << "\n";
     return 2;
   }
+  const GatewayConfig& config = *loaded;
 
   try {
-    auto tokens_channel =
-        grpckit::makeChannel(tokens_addr.host + ":" + std::to_string(tokens_addr.port));
-    auto links_channel =
-        grpckit::makeChannel(links_addr.host + ":" + std::to_string(links_addr.port));
-    auto tokens = feedback::tokens::v1::TokensService::NewStub(tokens_channel);
-    auto links = feedback::links::v1::LinksService::NewStub(links_channel);
-    RedisClient redis(redis_addr.host, redis_addr.port);
+    const Backends backends{channelTo(config.tokens), channelTo(config.links),
+                            channelTo(config.responses)};
+    auto tokens = feedback::tokens::v1::TokensService::NewStub(backends.tokens);
+    RedisClient redis(config.redis.host, config.redis.port);
     Metrics metrics;
-    Authenticator authenticator(redis, *tokens, metrics);
 
-    Routes routes;
     RevokedKeys revoked;
-    RedisClient subscriber(redis_addr.host, redis_addr.port);
+    RedisClient subscriber(config.redis.host, config.redis.port);
     subscriber.subscribe(std::string(keycache::kRevocationChannel),
                          [&revoked](std::string key_hash) { revoked.add(key_hash); });
-    addTokensRoutes(routes, *tokens, revoked);
-    LinkCache link_cache(static_cast<std::size_t>(link_cache_entries),
-                         static_cast<std::size_t>(link_cache_mib) * 1024 * 1024);
-    addLinksRoutes(routes, *links, link_cache, redis, metrics);
 
+    LinkCache link_cache(config.link_cache_entries, config.link_cache_bytes);
+    ResponseCounts counts(backends, redis);
+    LinkDocuments documents(backends, link_cache, redis, metrics, counts);
+    IntakeLinks intake_links(backends, redis, config.link_cache_entries);
+    Routes routes;
+    addTokensRoutes(routes, backends, revoked);
+    addLinksRoutes(routes, backends, documents, counts);
+    addResponsesRoutes(routes, backends, documents);
+    addIntakeRoutes(routes, backends, intake_links);
+
+    RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout);
+    HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
+    RedisKeyReader reader(redis);
     std::unique_ptr<HttpServer> api_server;
-    Gateway gateway(
-        routes, authenticator, revoked, metrics,
-        [&api_server](std::function<void()> task) { api_server->post(std::move(task)); },
-        access_log);
+    std::vector<std::unique_ptr<Stage>> stages;
+    stages.push_back(std::make_unique<RouteStage>(routes));
+    stages.push_back(std::make_unique<CredentialsStage>(authenticator, hosts, reader));
+    stages.push_back(std::make_unique<ScopeStage>());
+    stages.push_back(std::make_unique<DispatchStage>(
+        [&api_server](std::function<void()> task) { api_server->post(std::move(task)); }));
+    ResponseFinish finish(revoked, metrics, config.access_log);
+    Pipeline pipeline(std::move(stages), finish, config.backend_timeout);
+
     TransportErrorResponder transport_errors = &transportErrorResponse;
     api_server = std::make_unique<HttpServer>(
-        api,
-        [&gateway](HttpRequest r, Respond respond) {
-          gateway.handle(std::move(r), std::move(respond));
+        config.api,
+        [&pipeline](HttpRequest r, Respond respond) {
+          pipeline.handle(std::move(r), std::move(respond));
         },
         transport_errors);
 
     std::atomic<bool> draining{false};
-    grpckit::ChannelReadiness tokens_ready(tokens_channel), links_ready(links_channel);
+    grpckit::ChannelReadiness tokens_ready(backends.tokens), links_ready(backends.links),
+        responses_ready(backends.responses);
     AdminEndpoints admin_endpoints(
         metrics, [&] { return api_server->openConnections(); },
-        [&] { return !draining && tokens_ready.ready() && links_ready.ready(); });
+        [&] {
+          return !draining && tokens_ready.ready() && links_ready.ready() &&
+                 responses_ready.ready();
+        });
     HttpServer admin_server(
-        admin,
+        config.admin,
         [&admin_endpoints](HttpRequest r, Respond respond) { respond(admin_endpoints.handle(r)); },
         transport_errors);
 
@@ -100,11 +104,11 @@ int main() {
     admin_server.start();
     log::info("listening", {{"port", api_server->port()},
                             {"admin_port", admin_server.port()},
-                            {"threads", api.threads}});
+                            {"threads", config.api.threads}});
     int signal_number = process::waitForTerminationSignal();
     log::info("draining", {{"signal", signal_number}});
     draining = true;
-    api_server->stop(std::chrono::milliseconds(drain_ms));
+    api_server->stop(config.drain_timeout);
     admin_server.stop(std::chrono::milliseconds(0));
   } catch (const std::exception& e) {
     log::error("fatal", {{"error", e.what()}});

@@ -5,41 +5,40 @@
 
 namespace feedback::links {
 
-template <class Request, class Response, class Method>
-grpc::ServerUnaryReactor* LinksGrpc::run(std::string_view name,
-                                         grpc::CallbackServerContext* context,
-                                         const Request* request, Response* response,
-                                         Method method) {
-  return service::onPool(context, pool_, counters_, name,
-                         [this, request, response, method](PgSession& session) {
-                           PgLinksStore store(session.connection());
-                           *response = (service_.*method)(store, *request);
-                         });
-}
-
 grpc::ServerUnaryReactor* LinksGrpc::CreateLink(grpc::CallbackServerContext* c,
                                                 const v1::CreateLinkRequest* q,
                                                 v1::CreateLinkResponse* r) {
-  return run("CreateLink", c, q, r, &LinksService::createLink);
+  return service::callOnPool<PgLinksStore>(c, pool_, counters_, "CreateLink", service_,
+                                           &LinksService::createLink, q, r);
 }
 grpc::ServerUnaryReactor* LinksGrpc::GetLink(grpc::CallbackServerContext* c,
                                              const v1::GetLinkRequest* q, v1::GetLinkResponse* r) {
-  return run("GetLink", c, q, r, &LinksService::getLink);
+  return service::callOnPool<PgLinksStore>(c, pool_, counters_, "GetLink", service_,
+                                           &LinksService::getLink, q, r);
+}
+grpc::ServerUnaryReactor* LinksGrpc::GetLinkBySlug(grpc::CallbackServerContext* c,
+                                                   const v1::GetLinkBySlugRequest* q,
+                                                   v1::GetLinkBySlugResponse* r) {
+  return service::callOnPool<PgLinksStore>(c, pool_, counters_, "GetLinkBySlug", service_,
+                                           &LinksService::getLinkBySlug, q, r);
 }
 grpc::ServerUnaryReactor* LinksGrpc::ListLinks(grpc::CallbackServerContext* c,
                                                const v1::ListLinksRequest* q,
                                                v1::ListLinksResponse* r) {
-  return run("ListLinks", c, q, r, &LinksService::listLinks);
+  return service::callOnPool<PgLinksStore>(c, pool_, counters_, "ListLinks", service_,
+                                           &LinksService::listLinks, q, r);
 }
 grpc::ServerUnaryReactor* LinksGrpc::UpdateLink(grpc::CallbackServerContext* c,
                                                 const v1::UpdateLinkRequest* q,
                                                 v1::UpdateLinkResponse* r) {
-  return run("UpdateLink", c, q, r, &LinksService::updateLink);
+  return service::callOnPool<PgLinksStore>(c, pool_, counters_, "UpdateLink", service_,
+                                           &LinksService::updateLink, q, r);
 }
 grpc::ServerUnaryReactor* LinksGrpc::DeleteLink(grpc::CallbackServerContext* c,
                                                 const v1::DeleteLinkRequest* q,
                                                 v1::DeleteLinkResponse* r) {
-  return run("DeleteLink", c, q, r, &LinksService::deleteLink);
+  return service::callOnPool<PgLinksStore>(c, pool_, counters_, "DeleteLink", service_,
+                                           &LinksService::deleteLink, q, r);
 }
 
 }  // namespace feedback::links

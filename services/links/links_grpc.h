@@ -19,6 +19,9 @@ class LinksGrpc final : public v1::LinksService::CallbackService {
   grpc::ServerUnaryReactor* GetLink(grpc::CallbackServerContext* context,
                                     const v1::GetLinkRequest* request,
                                     v1::GetLinkResponse* response) override;
+  grpc::ServerUnaryReactor* GetLinkBySlug(grpc::CallbackServerContext* context,
+                                          const v1::GetLinkBySlugRequest* request,
+                                          v1::GetLinkBySlugResponse* response) override;
   grpc::ServerUnaryReactor* ListLinks(grpc::CallbackServerContext* context,
                                       const v1::ListLinksRequest* request,
                                       v1::ListLinksResponse* response) override;
@@ -30,10 +33,6 @@ class LinksGrpc final : public v1::LinksService::CallbackService {
                                        v1::DeleteLinkResponse* response) override;
 
  private:
-  template <class Request, class Response, class Method>
-  grpc::ServerUnaryReactor* run(std::string_view name, grpc::CallbackServerContext* context,
-                                const Request* request, Response* response, Method method);
-
   LinksService& service_;
   PgPool& pool_;
   Counters& counters_;

@@ -9,6 +9,7 @@
 #include "common/core/ids.h"
 #include "common/core/net_address.h"
 #include "common/core/pagination.h"
+#include "common/core/text.h"
 #include "common/questions/configuration_rules.h"
 #include "common/questions/question_types.h"
 #include "common/redis/link_versions.h"
@@ -67,6 +68,7 @@ bool isWordsJoinedBy(const std::string& text, char separator, std::size_t limit)
 
 std::string requireName(const std::string& name) {
   if (trimmed(name).empty()) throw ApiError(ErrorCode::kNameRequired, "A name is required.");
+  requireStorableText(name, "name");
   if (name.size() > kMaxNameLength) invalid("name", "must be at most 200 characters");
   return name;
 }
@@ -117,6 +119,9 @@ v1::LinkSettings defaultSettings() {
 }
 
 void validateSettings(const v1::LinkSettings& s) {
+  requireStorableText(s.description(), "settings.description");
+  requireStorableText(s.thank_you_message(), "settings.thankYouMessage");
+  requireStorableText(s.redirect_url(), "settings.redirectUrl");
   if (s.description().size() > kMaxSettingText) {
     invalid("settings.description", "must be at most 2000 characters");
   }
@@ -186,6 +191,7 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
     Draft p{&d, "questions[" + std::to_string(i) + "]", {}, {}, {}};
     std::string prompt = d.has_prompt() ? d.prompt() : std::string();
     if (trimmed(prompt).empty()) invalid(p.path + ".prompt", "is required");
+    requireStorableText(prompt, p.path + ".prompt");
     if (prompt.size() > kMaxPromptLength)
       invalid(p.path + ".prompt", "must be at most 2000 characters");
     std::string type = d.has_type() ? d.type() : std::string(questions::kDefaultQuestionType);
@@ -336,6 +342,18 @@ v1::GetLinkResponse LinksService::getLink(LinksStore& store, const v1::GetLinkRe
   if (!link) throw ApiError(ErrorCode::kNotFound, "No such link.");
   present(*link, request.caller());
   v1::GetLinkResponse response;
+  *response.mutable_link() = std::move(*link);
+  return response;
+}
+
+v1::GetLinkBySlugResponse LinksService::getLinkBySlug(LinksStore& store,
+                                                      const v1::GetLinkBySlugRequest& request) {
+  auto link = isValidSlug(request.slug())
+                  ? store.findLinkBySlug(request.caller().workspace().uuid(), request.slug())
+                  : std::nullopt;
+  if (!link) throw ApiError(ErrorCode::kNotFound, "No such link.");
+  present(*link, request.caller());
+  v1::GetLinkBySlugResponse response;
   *response.mutable_link() = std::move(*link);
   return response;
 }

@@ -27,6 +27,8 @@ class LinksService {
 
   v1::CreateLinkResponse createLink(LinksStore& store, const v1::CreateLinkRequest& request);
   v1::GetLinkResponse getLink(LinksStore& store, const v1::GetLinkRequest& request);
+  v1::GetLinkBySlugResponse getLinkBySlug(LinksStore& store,
+                                          const v1::GetLinkBySlugRequest& request);
   v1::ListLinksResponse listLinks(LinksStore& store, const v1::ListLinksRequest& request);
   v1::UpdateLinkResponse updateLink(LinksStore& store, const v1::UpdateLinkRequest& request);
   v1::DeleteLinkResponse deleteLink(LinksStore& store, const v1::DeleteLinkRequest& request);

@@ -46,6 +46,8 @@ class LinksStore {
                                    const std::function<void(int64_t)>& before_commit) = 0;
   virtual std::optional<feedback::links::v1::Link> findLink(const std::string& workspace_uuid,
                                                             const std::string& link_uuid) = 0;
+  virtual std::optional<feedback::links::v1::Link> findLinkBySlug(const std::string& workspace_uuid,
+                                                                  const std::string& slug) = 0;
   virtual int64_t countLinks(const std::string& workspace_uuid, const LinkFilter& filter) = 0;
   virtual std::vector<feedback::links::v1::Link> listLinks(const std::string& workspace_uuid,
                                                            const LinkFilter& filter, int64_t offset,

@@ -48,6 +48,10 @@ constexpr const char* kSelectLink = "links_select_link";
 constexpr const char* kSelectLinkSql =
     "SELECT " LINK_COLUMNS " FROM links.links WHERE workspace_uuid = $1 AND uuid = $2";
 
+constexpr const char* kSelectLinkBySlug = "links_select_link_by_slug";
+constexpr const char* kSelectLinkBySlugSql =
+    "SELECT " LINK_COLUMNS " FROM links.links WHERE workspace_uuid = $1 AND slug = $2";
+
 // Also reads the database clock: the time of the change about to be made.
 constexpr const char* kSelectLinkForUpdate = "links_select_link_for_update";
 constexpr const char* kSelectLinkForUpdateSql = "SELECT " LINK_COLUMNS ", " MICROS(
@@ -174,6 +178,7 @@ void PgLinksStore::prepare(pqxx::connection& c) {
   c.prepare(kSlugsLike, kSlugsLikeSql);
   c.prepare(kInsertLink, kInsertLinkSql);
   c.prepare(kSelectLink, kSelectLinkSql);
+  c.prepare(kSelectLinkBySlug, kSelectLinkBySlugSql);
   c.prepare(kSelectLinkForUpdate, kSelectLinkForUpdateSql);
   c.prepare(kUpdateLink, kUpdateLinkSql);
   c.prepare(kCountFiltered, kCountFilteredSql);
@@ -232,6 +237,14 @@ std::optional<v1::Link> PgLinksStore::findLink(const std::string& workspace_uuid
                                                const std::string& link_uuid) {
   pqxx::nontransaction tx(connection_);
   auto result = tx.exec_prepared(kSelectLink, workspace_uuid, link_uuid);
+  if (result.empty()) return std::nullopt;
+  return linkFrom(result[0]);
+}
+
+std::optional<v1::Link> PgLinksStore::findLinkBySlug(const std::string& workspace_uuid,
+                                                     const std::string& slug) {
+  pqxx::nontransaction tx(connection_);
+  auto result = tx.exec_prepared(kSelectLinkBySlug, workspace_uuid, slug);
   if (result.empty()) return std::nullopt;
   return linkFrom(result[0]);
 }

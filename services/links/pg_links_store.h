@@ -24,6 +24,8 @@ class PgLinksStore final : public LinksStore {
                            const std::function<void(int64_t)>& before_commit) override;
   std::optional<v1::Link> findLink(const std::string& workspace_uuid,
                                    const std::string& link_uuid) override;
+  std::optional<v1::Link> findLinkBySlug(const std::string& workspace_uuid,
+                                         const std::string& slug) override;
   int64_t countLinks(const std::string& workspace_uuid, const LinkFilter& filter) override;
   std::vector<v1::Link> listLinks(const std::string& workspace_uuid, const LinkFilter& filter,
                                   int64_t offset, int limit) override;

@@ -7,7 +7,7 @@
 namespace feedback::links {
 
 void RedisLinkVersions::raise(const std::string& link_uuid, int64_t version) {
-  auto reply = redis_.commandSync({"EVAL", std::string(linkversion::kRaiseScript), "1",
+  auto reply = redis_.commandSync({"EVAL", std::string(redisvalue::kRaiseScript), "1",
                                    linkversion::redisKey(link_uuid), std::to_string(version),
                                    std::to_string(linkversion::kTtlSeconds)});
   if (!reply || reply->type == RedisReply::Type::kError) {

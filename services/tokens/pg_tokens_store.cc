@@ -24,6 +24,11 @@ constexpr const char* kSelectWorkspaceSql =
     "SELECT uuid, name, subdomain, plan, rate_limit, link_quota "
     "FROM tokens.workspaces WHERE uuid = $1";
 
+constexpr const char* kSelectWorkspaceBySubdomain = "tokens_select_workspace_by_subdomain";
+constexpr const char* kSelectWorkspaceBySubdomainSql =
+    "SELECT uuid, name, subdomain, plan, rate_limit, link_quota "
+    "FROM tokens.workspaces WHERE subdomain = $1";
+
 constexpr const char* kUpdatePlan = "tokens_update_plan";
 constexpr const char* kUpdatePlanSql = "UPDATE tokens.workspaces SET plan = $2 WHERE uuid = $1";
 
@@ -117,6 +122,7 @@ void PgTokensStore::prepare(pqxx::connection& c) {
   c.prepare(kInsertWorkspace, kInsertWorkspaceSql);
   c.prepare(kInsertKey, kInsertKeySql);
   c.prepare(kSelectWorkspace, kSelectWorkspaceSql);
+  c.prepare(kSelectWorkspaceBySubdomain, kSelectWorkspaceBySubdomainSql);
   c.prepare(kUpdatePlan, kUpdatePlanSql);
   c.prepare(kLiveKeyHashes, kLiveKeyHashesSql);
   c.prepare(kUseKey, kUseKeySql);
@@ -140,6 +146,14 @@ bool PgTokensStore::insertWorkspace(const WorkspaceRecord& ws, KeyRecord& key) {
 std::optional<WorkspaceRecord> PgTokensStore::findWorkspace(const std::string& uuid) {
   pqxx::read_transaction tx(connection_);
   auto result = tx.exec_prepared(kSelectWorkspace, uuid);
+  if (result.empty()) return std::nullopt;
+  return workspaceFrom(result[0], 0);
+}
+
+std::optional<WorkspaceRecord> PgTokensStore::findWorkspaceBySubdomain(
+    const std::string& subdomain) {
+  pqxx::read_transaction tx(connection_);
+  auto result = tx.exec_prepared(kSelectWorkspaceBySubdomain, subdomain);
   if (result.empty()) return std::nullopt;
   return workspaceFrom(result[0], 0);
 }

@@ -5,47 +5,47 @@
 
 namespace feedback::tokens {
 
-template <class Request, class Response, class Method>
-grpc::ServerUnaryReactor* TokensGrpc::run(std::string_view name,
-                                          grpc::CallbackServerContext* context,
-                                          const Request* request, Response* response,
-                                          Method method) {
-  return service::onPool(context, pool_, counters_, name,
-                         [this, request, response, method](PgSession& session) {
-                           PgTokensStore store(session.connection());
-                           *response = (service_.*method)(store, *request);
-                         });
-}
-
 grpc::ServerUnaryReactor* TokensGrpc::CreateWorkspace(grpc::CallbackServerContext* c,
                                                       const v1::CreateWorkspaceRequest* q,
                                                       v1::CreateWorkspaceResponse* r) {
-  return run("CreateWorkspace", c, q, r, &TokensService::createWorkspace);
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "CreateWorkspace", service_,
+                                            &TokensService::createWorkspace, q, r);
 }
 grpc::ServerUnaryReactor* TokensGrpc::SetWorkspacePlan(grpc::CallbackServerContext* c,
                                                        const v1::SetWorkspacePlanRequest* q,
                                                        v1::SetWorkspacePlanResponse* r) {
-  return run("SetWorkspacePlan", c, q, r, &TokensService::setWorkspacePlan);
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "SetWorkspacePlan", service_,
+                                            &TokensService::setWorkspacePlan, q, r);
 }
 grpc::ServerUnaryReactor* TokensGrpc::VerifyKey(grpc::CallbackServerContext* c,
                                                 const v1::VerifyKeyRequest* q,
                                                 v1::VerifyKeyResponse* r) {
-  return run("VerifyKey", c, q, r, &TokensService::verifyKey);
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "VerifyKey", service_,
+                                            &TokensService::verifyKey, q, r);
+}
+grpc::ServerUnaryReactor* TokensGrpc::ResolveHost(grpc::CallbackServerContext* c,
+                                                  const v1::ResolveHostRequest* q,
+                                                  v1::ResolveHostResponse* r) {
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "ResolveHost", service_,
+                                            &TokensService::resolveHost, q, r);
 }
 grpc::ServerUnaryReactor* TokensGrpc::CreateToken(grpc::CallbackServerContext* c,
                                                   const v1::CreateTokenRequest* q,
                                                   v1::CreateTokenResponse* r) {
-  return run("CreateToken", c, q, r, &TokensService::createToken);
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "CreateToken", service_,
+                                            &TokensService::createToken, q, r);
 }
 grpc::ServerUnaryReactor* TokensGrpc::ListTokens(grpc::CallbackServerContext* c,
                                                  const v1::ListTokensRequest* q,
                                                  v1::ListTokensResponse* r) {
-  return run("ListTokens", c, q, r, &TokensService::listTokens);
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "ListTokens", service_,
+                                            &TokensService::listTokens, q, r);
 }
 grpc::ServerUnaryReactor* TokensGrpc::RevokeToken(grpc::CallbackServerContext* c,
                                                   const v1::RevokeTokenRequest* q,
                                                   v1::RevokeTokenResponse* r) {
-  return run("RevokeToken", c, q, r, &TokensService::revokeToken);
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "RevokeToken", service_,
+                                            &TokensService::revokeToken, q, r);
 }
 
 }  // namespace feedback::tokens

@@ -22,6 +22,9 @@ class TokensGrpc final : public v1::TokensService::CallbackService {
   grpc::ServerUnaryReactor* VerifyKey(grpc::CallbackServerContext* context,
                                       const v1::VerifyKeyRequest* request,
                                       v1::VerifyKeyResponse* response) override;
+  grpc::ServerUnaryReactor* ResolveHost(grpc::CallbackServerContext* context,
+                                        const v1::ResolveHostRequest* request,
+                                        v1::ResolveHostResponse* response) override;
   grpc::ServerUnaryReactor* CreateToken(grpc::CallbackServerContext* context,
                                         const v1::CreateTokenRequest* request,
                                         v1::CreateTokenResponse* response) override;
@@ -33,10 +36,6 @@ class TokensGrpc final : public v1::TokensService::CallbackService {
                                         v1::RevokeTokenResponse* response) override;
 
  private:
-  template <class Request, class Response, class Method>
-  grpc::ServerUnaryReactor* run(std::string_view name, grpc::CallbackServerContext* context,
-                                const Request* request, Response* response, Method method);
-
   TokensService& service_;
   PgPool& pool_;
   Counters& counters_;

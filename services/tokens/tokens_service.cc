@@ -9,6 +9,7 @@
 #include "common/core/pagination.h"
 #include "common/core/plans.h"
 #include "common/core/scopes.h"
+#include "common/core/text.h"
 
 namespace feedback::tokens {
 namespace {
@@ -29,6 +30,7 @@ std::string trimmed(const std::string& text) {
 std::string requireName(const std::optional<std::string>& name) {
   std::string value = name ? trimmed(*name) : std::string();
   if (value.empty()) throw ApiError(ErrorCode::kNameRequired, "A name is required.");
+  requireStorableText(value, "name");
   if (value.size() > kMaxNameLength) {
     throw ApiError(ErrorCode::kValidationError, "The name is too long.",
                    {{"name", "at most 200 characters"}});
@@ -118,6 +120,17 @@ bool isValidSubdomain(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
   });
+}
+
+std::string subdomainOfHost(std::string_view host, std::string_view suffix) {
+  if (auto colon = host.rfind(':'); colon != std::string_view::npos) host = host.substr(0, colon);
+  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  if (host.size() <= suffix.size() + 1 || host.size() > 253) return {};
+  std::string lower(host);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::size_t dot = lower.size() - suffix.size() - 1;
+  if (lower[dot] != '.' || lower.compare(dot + 1, std::string::npos, suffix) != 0) return {};
+  return lower.substr(0, dot);
 }
 
 TokensService::TokensService(TokensSettings settings, KeyCache& cache)
@@ -218,6 +231,16 @@ v1::VerifyKeyResponse TokensService::verifyKey(TokensStore& store,
   *caller->mutable_workspace() = describe(found->second);
   caller->set_token_uuid(found->first.uuid);
   for (const auto& s : found->first.scopes) caller->add_scopes(s);
+  return response;
+}
+
+v1::ResolveHostResponse TokensService::resolveHost(TokensStore& store,
+                                                   const v1::ResolveHostRequest& request) {
+  std::string subdomain = subdomainOfHost(request.host(), settings_.public_host_suffix);
+  auto ws = isValidSubdomain(subdomain) ? store.findWorkspaceBySubdomain(subdomain) : std::nullopt;
+  if (!ws) throw ApiError(ErrorCode::kNotFound, "No workspace has this host.");
+  v1::ResolveHostResponse response;
+  *response.mutable_workspace() = describe(*ws);
   return response;
 }
 

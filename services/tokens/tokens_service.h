@@ -25,6 +25,7 @@ class TokensService {
   v1::SetWorkspacePlanResponse setWorkspacePlan(TokensStore& store,
                                                 const v1::SetWorkspacePlanRequest& request);
   v1::VerifyKeyResponse verifyKey(TokensStore& store, const v1::VerifyKeyRequest& request);
+  v1::ResolveHostResponse resolveHost(TokensStore& store, const v1::ResolveHostRequest& request);
   v1::CreateTokenResponse createToken(TokensStore& store, const v1::CreateTokenRequest& request);
   v1::ListTokensResponse listTokens(TokensStore& store, const v1::ListTokensRequest& request);
   v1::RevokeTokenResponse revokeToken(TokensStore& store, const v1::RevokeTokenRequest& request);
@@ -38,6 +39,9 @@ class TokensService {
 
 // "sk_live_" followed by 40 base62 characters (API-CONTRACT.md section 3).
 std::string generateApiKey();
+// The subdomain a public host names: "<subdomain>.<suffix>" in any case, with an optional
+// port and trailing dot; empty when the host is not under `suffix`.
+std::string subdomainOfHost(std::string_view host, std::string_view suffix);
 // The subdomain derived from a workspace name: lowercase letters, digits and single hyphens.
 std::string subdomainFromName(const std::string& name);
 bool isValidSubdomain(const std::string& subdomain);

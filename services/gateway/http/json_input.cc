@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/core/errors.h"
+#include "common/core/text.h"
 
 namespace feedback::gateway {
 
@@ -51,10 +52,9 @@ bool JsonFields::has(std::string_view key) const {
   return find(key) != nullptr;
 }
 
-void JsonFields::wrongType(std::string_view key, std::string_view expected) const {
+void JsonFields::wrongType(std::string_view key, std::string_view expected, ErrorCode code) const {
   std::string path = pathOf(key);
-  throw ApiError(ErrorCode::kValidationError,
-                 "'" + path + "' must be " + std::string(expected) + ".",
+  throw ApiError(code, "'" + path + "' must be " + std::string(expected) + ".",
                  {{path, "must be " + std::string(expected)}});
 }
 
@@ -62,6 +62,7 @@ std::optional<std::string> JsonFields::text(std::string_view key) const {
   const auto* v = find(key);
   if (!v) return std::nullopt;
   if (!v->is_string()) wrongType(key, "a string");
+  requireStorableText(v->as_string(), pathOf(key));
   return std::string(v->as_string());
 }
 
@@ -89,9 +90,13 @@ std::optional<int64_t> JsonFields::integer(std::string_view key) const {
 }
 
 const boost::json::object* JsonFields::object(std::string_view key) const {
+  return object(key, ErrorCode::kValidationError);
+}
+
+const boost::json::object* JsonFields::object(std::string_view key, ErrorCode code) const {
   const auto* v = find(key);
   if (!v) return nullptr;
-  if (!v->is_object()) wrongType(key, "an object");
+  if (!v->is_object()) wrongType(key, "an object", code);
   return &v->as_object();
 }
 
@@ -100,10 +105,6 @@ const boost::json::array* JsonFields::array(std::string_view key) const {
   if (!v) return nullptr;
   if (!v->is_array()) wrongType(key, "an array");
   return &v->as_array();
-}
-
-std::string toJsonText(const boost::json::value& value) {
-  return boost::json::serialize(value);
 }
 
 }  // namespace feedback::gateway

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/core/errors.h"
+
 namespace feedback::gateway {
 
 inline constexpr std::size_t kMaxJsonDepth = 32;
@@ -29,6 +31,8 @@ class JsonFields {
   std::optional<bool> boolean(std::string_view key) const;
   std::optional<int64_t> integer(std::string_view key) const;
   const boost::json::object* object(std::string_view key) const;
+  // As object(), with `code` instead of VALIDATION_ERROR when the value is not an object.
+  const boost::json::object* object(std::string_view key, ErrorCode code) const;
   const boost::json::array* array(std::string_view key) const;
   // True when the key is present with a non-null value.
   bool has(std::string_view key) const;
@@ -36,13 +40,11 @@ class JsonFields {
 
  private:
   const boost::json::value* find(std::string_view key) const;
-  [[noreturn]] void wrongType(std::string_view key, std::string_view expected) const;
+  [[noreturn]] void wrongType(std::string_view key, std::string_view expected,
+                              ErrorCode code = ErrorCode::kValidationError) const;
 
   const boost::json::object& object_;
   std::string path_;
 };
-
-// The compact JSON text of a value.
-std::string toJsonText(const boost::json::value& value);
 
 }  // namespace feedback::gateway

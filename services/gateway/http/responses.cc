@@ -2,6 +2,7 @@
 
 #include "common/core/ids.h"
 #include "common/core/json_writer.h"
+#include "common/core/limits.h"
 
 namespace feedback::gateway {
 
@@ -64,7 +65,11 @@ HttpResponse transportErrorResponse(ErrorCode code, std::string_view client_requ
   HttpRequest request;
   if (!client_request_id.empty()) request.headers.emplace_back("x-request-id", client_request_id);
   std::string request_id = requestIdFor(request);
-  HttpResponse response = errorResponse(ApiError(code), request_id);
+  std::string message;
+  if (code == ErrorCode::kPayloadTooLarge) {
+    message = "The body is larger than " + limits::describeBytes(limits::kMaxJsonBodyBytes) + ".";
+  }
+  HttpResponse response = errorResponse(ApiError(code, std::move(message)), request_id);
   response.setHeader("X-Request-Id", std::move(request_id));
   return response;
 }

@@ -3,6 +3,24 @@
 #include "common/core/ids.h"
 
 namespace feedback::gateway {
+namespace {
+
+// Lowercase letters and digits joined by single `separator`s, at most 64 characters: the
+// forms of slugs ('-') and field keys ('_') that the links service accepts.
+bool isWordsJoinedBy(std::string_view text, char separator) {
+  if (text.empty() || text.size() > 64 || text.front() == separator || text.back() == separator) {
+    return false;
+  }
+  char previous = 0;
+  for (char c : text) {
+    bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (!word && !(c == separator && previous != separator)) return false;
+    previous = c;
+  }
+  return true;
+}
+
+}  // namespace
 
 Method parseMethod(std::string_view m) {
   if (m == "GET") return Method::kGet;
@@ -31,8 +49,25 @@ std::string_view methodName(Method m) {
   return "OTHER";
 }
 
-bool isUuidSegment(std::string_view segment) {
-  return isUuid(segment);
+Segment segmentKind(std::string_view s) {
+  if (s == "{uuid}") return Segment::kUuid;
+  if (s == "{slug}") return Segment::kSlug;
+  if (s == "{field_key}") return Segment::kFieldKey;
+  return Segment::kLiteral;
+}
+
+bool isValidParameter(Segment kind, std::string_view value) {
+  switch (kind) {
+    case Segment::kUuid:
+      return isUuid(value);
+    case Segment::kSlug:
+      return isWordsJoinedBy(value, '-');
+    case Segment::kFieldKey:
+      return isWordsJoinedBy(value, '_');
+    case Segment::kLiteral:
+      break;
+  }
+  return false;
 }
 
 }  // namespace feedback::gateway

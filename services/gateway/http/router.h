@@ -1,8 +1,9 @@
 #pragma once
-// The route table: path patterns such as "/v1/links/{uuid}/" with one handler per method.
+// The route table: path patterns such as "/v1/links/{uuid}/" with one entry per method.
 // Resolution decides 404, the trailing-slash 301, 405 and path parameters, before any I/O.
+// Parameters are typed: {uuid} (lowercase hyphenated UUID), {slug} (a link slug) and
+// {field_key} (a question's key); a segment of the wrong form is an absent resource (404).
 
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,27 +15,35 @@ enum class Method { kGet, kPost, kPut, kPatch, kDelete, kOther };
 Method parseMethod(std::string_view method);
 std::string_view methodName(Method method);
 
-template <class Handler>
+enum class Segment { kLiteral, kUuid, kSlug, kFieldKey };
+// The kind of a pattern segment: "{uuid}", "{slug}", "{field_key}" or a literal.
+Segment segmentKind(std::string_view pattern_segment);
+// Whether a request segment is a valid value of a parameter kind.
+bool isValidParameter(Segment kind, std::string_view value);
+
+template <class Entry>
 class Router {
  public:
   struct Route {
-    std::vector<std::string> segments;  // "{uuid}" matches one UUID segment
+    std::vector<std::string> segments;
+    std::vector<Segment> kinds;
     Method method;
-    std::string scope;  // needed scope; empty: public
-    Handler handler;
+    Entry entry;
   };
 
   enum class Outcome { kFound, kNotFound, kRedirect, kMethodNotAllowed };
   struct Resolution {
     Outcome outcome = Outcome::kNotFound;
     const Route* route = nullptr;
-    std::vector<std::string> params;  // the "{uuid}" segments, in order
+    std::vector<std::string> params;  // the parameter segments, in order
     std::string allow;                // for kMethodNotAllowed, e.g. "GET, POST"
   };
 
   // `pattern` must start and end with '/'.
-  void add(Method method, std::string_view pattern, std::string scope, Handler handler) {
-    routes_.push_back(Route{split(pattern), method, std::move(scope), std::move(handler)});
+  void add(Method method, std::string_view pattern, Entry entry) {
+    Route route{split(pattern), {}, method, std::move(entry)};
+    for (const auto& s : route.segments) route.kinds.push_back(segmentKind(s));
+    routes_.push_back(std::move(route));
   }
 
   Resolution resolve(std::string_view method_name, std::string_view path) const {
@@ -49,14 +58,14 @@ class Router {
     const auto segments = split(path);
     Method method = parseMethod(method_name);
     bool path_known = false;
-    bool uuid_invalid = false;
+    bool param_invalid = false;
     for (const auto& route : routes_) {
       std::vector<std::string> params;
       bool valid_params = true;
-      if (!matches(route.segments, segments, params, valid_params)) continue;
+      if (!matches(route, segments, params, valid_params)) continue;
       path_known = true;
       if (!valid_params) {
-        uuid_invalid = true;
+        param_invalid = true;
         continue;
       }
       if (!result.allow.empty()) result.allow += ", ";
@@ -68,8 +77,8 @@ class Router {
       }
     }
     if (result.outcome == Outcome::kFound) return result;
-    // A malformed UUID is an absent resource, not a wrong method.
-    if (path_known && !uuid_invalid) result.outcome = Outcome::kMethodNotAllowed;
+    // A malformed parameter is an absent resource, not a wrong method.
+    if (path_known && !param_invalid) result.outcome = Outcome::kMethodNotAllowed;
     return result;
   }
 
@@ -86,39 +95,31 @@ class Router {
     return out;  // a trailing '/' yields a final empty segment
   }
 
-  static bool matches(const std::vector<std::string>& pattern,
-                      const std::vector<std::string>& segments, std::vector<std::string>& params,
-                      bool& valid_params);
+  static bool matches(const Route& route, const std::vector<std::string>& segments,
+                      std::vector<std::string>& params, bool& valid_params) {
+    if (route.segments.size() != segments.size()) return false;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+      if (route.kinds[i] == Segment::kLiteral) {
+        if (route.segments[i] != segments[i]) return false;
+        continue;
+      }
+      if (segments[i].empty()) return false;
+      if (!isValidParameter(route.kinds[i], segments[i])) valid_params = false;
+      params.push_back(segments[i]);
+    }
+    return true;
+  }
 
   bool matchesAny(const std::vector<std::string>& segments) const {
     for (const auto& route : routes_) {
       std::vector<std::string> params;
       bool valid = true;
-      if (matches(route.segments, segments, params, valid)) return true;
+      if (matches(route, segments, params, valid)) return true;
     }
     return false;
   }
 
   std::vector<Route> routes_;
 };
-
-bool isUuidSegment(std::string_view segment);
-
-template <class Handler>
-bool Router<Handler>::matches(const std::vector<std::string>& pattern,
-                              const std::vector<std::string>& segments,
-                              std::vector<std::string>& params, bool& valid_params) {
-  if (pattern.size() != segments.size()) return false;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == "{uuid}") {
-      if (segments[i].empty()) return false;
-      if (!isUuidSegment(segments[i])) valid_params = false;
-      params.push_back(segments[i]);
-    } else if (pattern[i] != segments[i]) {
-      return false;
-    }
-  }
-  return true;
-}
 
 }  // namespace feedback::gateway

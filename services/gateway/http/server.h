@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/core/errors.h"
+#include "common/core/limits.h"
 #include "services/gateway/http/message.h"
 
 namespace feedback::gateway {
@@ -19,7 +20,7 @@ struct HttpServerOptions {
   std::string address = "0.0.0.0";
   int port = 0;  // 0: any free port
   int threads = 1;
-  std::size_t body_limit = 1024 * 1024;
+  std::size_t body_limit = limits::kMaxJsonBodyBytes;
   std::size_t header_limit = 16 * 1024;
   std::chrono::milliseconds read_timeout{30000};
   std::chrono::milliseconds write_timeout{30000};

@@ -1,10 +1,11 @@
 #pragma once
-// One asynchronous unary gRPC call on behalf of an HTTP request (gRPC callback API): the
-// completion builds the HTTP answer, or the contract's error for a failed status.
+// Asynchronous unary gRPC calls on behalf of an HTTP request (gRPC callback API), under the
+// request's deadline and with its request id as metadata. callAsync hands the answer or the
+// contract's error to continuations, so that routes can chain calls; callBackend answers the
+// request from one call.
 
 #include <grpcpp/grpcpp.h>
 
-#include <chrono>
 #include <memory>
 
 #include "common/core/log.h"
@@ -14,17 +15,12 @@
 
 namespace feedback::gateway {
 
-inline std::chrono::milliseconds& backendTimeout() {
-  static std::chrono::milliseconds timeout{5000};
-  return timeout;
-}
-
 // `start(context, request, response, done)` issues the call, e.g.
 //   [&stub](auto* c, auto* q, auto* r, auto done) { stub.async()->GetLink(c, q, r, done); }
-// `render(response)` returns the HttpResponse for a successful call.
-template <class Response, class Request, class Start, class Render>
-void callBackend(const ContextPtr& ctx, Respond respond, Request request, Start start,
-                 Render render) {
+// then `on_ok(response)` runs, or `on_error(ApiError)` for a failed status or for what on_ok
+// throws. Both run on a gRPC thread and must not block.
+template <class Response, class Request, class Start, class OnOk, class OnError>
+void callAsync(const ContextPtr& ctx, Request request, Start start, OnOk on_ok, OnError on_error) {
   struct Call {
     grpc::ClientContext client;
     Request request;
@@ -32,24 +28,38 @@ void callBackend(const ContextPtr& ctx, Respond respond, Request request, Start 
   };
   auto call = std::make_shared<Call>();
   call->request = std::move(request);
-  call->client.set_deadline(std::chrono::system_clock::now() + backendTimeout());
+  call->client.set_deadline(ctx->deadline);
   // Lets the services' logs name the request.
   call->client.AddMetadata("x-request-id", ctx->request_id);
   start(&call->client, &call->request, &call->response,
-        [call, ctx, respond = std::move(respond), render = std::move(render)](grpc::Status status) {
-          if (!status.ok()) {
-            respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
-            return;
-          }
+        [call, ctx, on_ok = std::move(on_ok), on_error = std::move(on_error)](grpc::Status status) {
+          if (!status.ok()) return on_error(grpckit::fromStatus(status));
           try {
-            respond(render(call->response));
+            on_ok(call->response);
           } catch (const ApiError& e) {
-            respond(errorResponse(e, ctx->request_id));
+            on_error(e);
           } catch (const std::exception& e) {
             log::error("render_failed", {{"error", e.what()}, {"request_id", ctx->request_id}});
-            respond(errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
+            on_error(ApiError(ErrorCode::kInternalError));
           }
         });
+}
+
+// A continuation that answers with the contract's error body.
+inline auto answerError(const ContextPtr& ctx, Respond respond) {
+  return [ctx, respond = std::move(respond)](const ApiError& e) {
+    respond(errorResponse(e, ctx->request_id));
+  };
+}
+
+// `render(response)` returns the HttpResponse for a successful call.
+template <class Response, class Request, class Start, class Render>
+void callBackend(const ContextPtr& ctx, Respond respond, Request request, Start start,
+                 Render render) {
+  callAsync<Response>(
+      ctx, std::move(request), std::move(start),
+      [respond, render = std::move(render)](const Response& r) { respond(render(r)); },
+      answerError(ctx, respond));
 }
 
 }  // namespace feedback::gateway

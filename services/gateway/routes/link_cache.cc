@@ -2,9 +2,9 @@
 
 namespace feedback::gateway {
 
-std::shared_ptr<const std::string> LinkCache::find(const std::string& link_uuid,
-                                                   const std::string& workspace_uuid,
-                                                   int64_t version) {
+std::shared_ptr<const LinkDocument> LinkCache::find(const std::string& link_uuid,
+                                                    const std::string& workspace_uuid,
+                                                    int64_t version) {
   std::lock_guard lock(mutex_);
   auto it = entries_.find(link_uuid);
   if (it == entries_.end() || it->second.version != version ||
@@ -15,21 +15,21 @@ std::shared_ptr<const std::string> LinkCache::find(const std::string& link_uuid,
 }
 
 void LinkCache::store(const std::string& link_uuid, const std::string& workspace_uuid,
-                      int64_t version, std::shared_ptr<const std::string> body) {
-  if (!body || body->size() > max_bytes_ || max_entries_ == 0) return;
+                      int64_t version, std::shared_ptr<const LinkDocument> body) {
+  if (!body || body->json.size() > max_bytes_ || max_entries_ == 0) return;
   std::lock_guard lock(mutex_);
   auto it = entries_.find(link_uuid);
   if (it != entries_.end()) {
     // Never replace a newer document with an older one fetched concurrently.
     if (it->second.version > version) return;
-    bytes_ -= it->second.body->size();
-    bytes_ += body->size();
+    bytes_ -= it->second.body->json.size();
+    bytes_ += body->json.size();
     it->second = Entry{workspace_uuid, version, std::move(body)};
     evictUntilFits(0);
     return;
   }
-  evictUntilFits(body->size());
-  bytes_ += body->size();
+  evictUntilFits(body->json.size());
+  bytes_ += body->json.size();
   entries_.emplace(link_uuid, Entry{workspace_uuid, version, std::move(body)});
   insertion_order_.push_back(link_uuid);
 }
@@ -40,7 +40,7 @@ void LinkCache::evictUntilFits(std::size_t incoming) {
     auto it = entries_.find(insertion_order_.front());
     insertion_order_.pop_front();
     if (it == entries_.end()) continue;
-    bytes_ -= it->second.body->size();
+    bytes_ -= it->second.body->json.size();
     entries_.erase(it);
   }
 }

@@ -1,16 +1,15 @@
-// /v1/links/: feedback links and their questions (links service).
+// /v1/links/: feedback links and their questions (links service), with response_count.
 #include <algorithm>
 
-#include <charconv>
-
+#include "common/core/json_text.h"
 #include "common/core/json_writer.h"
 #include "common/core/scopes.h"
-#include "common/core/time.h"
-#include "common/redis/link_versions.h"
+#include "feedback/links/v1/links.grpc.pb.h"
 #include "services/gateway/http/json_input.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/routes/backend_call.h"
+#include "services/gateway/routes/link_json.h"
 #include "services/gateway/routes/listing.h"
 #include "services/gateway/routes/routes.h"
 
@@ -60,11 +59,15 @@ void readQuestion(const boost::json::value& value, const std::string& path, Ques
     out.set_order(static_cast<int32_t>(std::clamp<int64_t>(*v, -1, 1000001)));
   }
   if (auto v = f.boolean("required")) out.set_required(*v);
-  if (const auto* o = f.object("configuration")) out.set_configuration_json(toJsonText(*o));
-  if (const auto* o = f.object("condition")) out.set_condition_json(toJsonText(*o));
+  if (const auto* o = f.object("configuration", ErrorCode::kInvalidConfiguration)) {
+    out.set_configuration_json(jsonText(*o));
+  }
+  if (const auto* o = f.object("condition", ErrorCode::kInvalidCondition)) {
+    out.set_condition_json(jsonText(*o));
+  }
   if (auto v = f.boolean("enable_dynamic_probing")) out.set_enable_dynamic_probing(*v);
   if (auto v = f.boolean("fallback_to_text")) out.set_fallback_to_text(*v);
-  if (const auto* o = f.object("evaluator_config")) out.set_evaluator_config_json(toJsonText(*o));
+  if (const auto* o = f.object("evaluator_config")) out.set_evaluator_config_json(jsonText(*o));
 }
 
 lv1::CreateLinkRequest createRequestFrom(const RequestContext& ctx) {
@@ -124,189 +127,112 @@ lv1::UpdateLinkRequest updateRequestFrom(const RequestContext& ctx) {
   return request;
 }
 
-// --- protobuf -> JSON ---------------------------------------------------------------------
-
-void writeOptional(JsonWriter& json, std::string_view key, bool present, const std::string& v) {
-  json.key(key);
-  if (present) {
-    json.string(v);
-  } else {
-    json.null();
-  }
-}
-
-void writeQuestion(JsonWriter& json, const lv1::Question& q) {
-  json.beginObject()
-      .field("uuid", q.uuid())
-      .field("prompt", q.prompt())
-      .field("field_key", q.field_key())
-      .field("response_type", q.response_type());
-  json.key("configuration").raw(q.configuration_json());
-  json.field("order", q.order()).field("required", q.required());
-  json.key("condition").raw(q.condition_json());
-  json.field("enable_dynamic_probing", q.enable_dynamic_probing())
-      .field("fallback_to_text", q.fallback_to_text());
-  json.key("evaluator_config").raw(q.evaluator_config_json());
-  json.field("date_created", formatTimestamp(q.date_created_micros()))
-      .field("date_updated", formatTimestamp(q.date_updated_micros()))
-      .endObject();
-}
-
-void writeLink(JsonWriter& json, const lv1::Link& link) {
-  const auto& s = link.settings();
-  json.beginObject()
-      .field("uuid", link.uuid())
-      .field("name", link.name())
-      .field("slug", link.slug())
-      .field("status", link.status())
-      .key("settings")
-      .beginObject();
-  writeOptional(json, "description", s.has_description(), s.description());
-  json.field("thankYouMessage", s.thank_you_message());
-  writeOptional(json, "redirectUrl", s.has_redirect_url(), s.redirect_url());
-  json.field("tts_enabled", s.tts_enabled())
-      .field("live_transcription", s.live_transcription())
-      .endObject();
-  json.key("questions").beginArray();
-  for (const auto& q : link.questions()) writeQuestion(json, q);
-  json.endArray()
-      .field("response_count", link.response_count())
-      .field("public_url", link.public_url())
-      .field("date_created", formatTimestamp(link.date_created_micros()))
-      .field("date_updated", formatTimestamp(link.date_updated_micros()))
-      .endObject();
-}
-
-std::string renderLink(const lv1::Link& link) {
-  std::string body;
-  body.reserve(1024 + 512 * static_cast<std::size_t>(link.questions_size()));
-  JsonWriter json(body);
-  writeLink(json, link);
-  return body;
-}
-
-HttpResponse linkResponse(int status, const lv1::Link& link) {
-  return jsonResponse(status, renderLink(link));
-}
-
-// The link version read with the API key: nullopt when Redis did not answer (then the cache
-// cannot be trusted), 0 when none is recorded yet.
-std::optional<int64_t> versionOf(const std::optional<RedisReply>& reply) {
-  if (!reply || reply->type == RedisReply::Type::kError) return std::nullopt;
-  if (reply->type != RedisReply::Type::kString) return 0;
-  int64_t version = 0;
-  auto [ptr, ec] =
-      std::from_chars(reply->str.data(), reply->str.data() + reply->str.size(), version);
-  return ec == std::errc() ? version : 0;
+// Answers with `link` once its response_count is known.
+void respondWithCount(const ContextPtr& ctx, Respond respond, ResponseCounts& counts, int status,
+                      lv1::Link link) {
+  auto shared = std::make_shared<lv1::Link>(std::move(link));
+  counts.fetch(
+      ctx, {shared->uuid()},
+      [shared, status, respond](ResponseCounts::Counts found) {
+        shared->set_response_count(found[shared->uuid()]);
+        respond(jsonResponse(status, renderLink(*shared)));
+      },
+      answerError(ctx, respond));
 }
 
 }  // namespace
 
-void addLinksRoutes(Routes& routes, lv1::LinksService::Stub& links, LinkCache& cache,
-                    RedisClient& redis, Metrics& metrics) {
-  routes.add(Method::kGet, "/v1/links/", std::string(scopes::kLinksRead),
-             [&links](const ContextPtr& ctx, Respond respond) {
-               lv1::ListLinksRequest request;
-               *request.mutable_caller() = ctx->caller;
-               *request.mutable_page() = pageRequestFrom(ctx->request);
-               Query query(ctx->request.query());
-               if (auto status = query.get("status")) request.set_status(*status);
-               if (auto search = query.get("search")) request.set_search(*search);
-               auto page = request.page();
-               callBackend<lv1::ListLinksResponse>(
-                   ctx, std::move(respond), std::move(request),
-                   [&links](auto* c, auto* q, auto* r, auto done) {
-                     links.async()->ListLinks(c, q, r, std::move(done));
-                   },
-                   [ctx, page](const lv1::ListLinksResponse& response) {
+void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
+                    ResponseCounts& counts) {
+  std::shared_ptr<lv1::LinksService::Stub> links = lv1::LinksService::NewStub(backends.links);
+
+  routes.add(
+      Method::kGet, "/v1/links/",
+      {withKey(scopes::kLinksRead), [links, &counts](const ContextPtr& ctx, Respond respond) {
+         lv1::ListLinksRequest request;
+         *request.mutable_caller() = ctx->caller;
+         *request.mutable_page() = pageRequestFrom(ctx->request);
+         Query query(ctx->request.query());
+         if (auto status = query.get("status")) request.set_status(*status);
+         if (auto search = query.get("search")) request.set_search(*search);
+         auto page = request.page();
+         callAsync<lv1::ListLinksResponse>(
+             ctx, std::move(request),
+             [links](auto* c, auto* q, auto* r, auto done) {
+               links->async()->ListLinks(c, q, r, std::move(done));
+             },
+             [ctx, page, respond, &counts](const lv1::ListLinksResponse& response) {
+               auto listed = std::make_shared<lv1::ListLinksResponse>(response);
+               std::vector<std::string> uuids;
+               for (const auto& link : listed->links()) uuids.push_back(link.uuid());
+               counts.fetch(
+                   ctx, std::move(uuids),
+                   [ctx, page, respond, listed](ResponseCounts::Counts found) {
                      std::string results;
                      JsonWriter json(results);
                      json.beginArray();
-                     for (const auto& link : response.links()) writeLink(json, link);
+                     for (auto& link : *listed->mutable_links()) {
+                       link.set_response_count(found[link.uuid()]);
+                       writeLink(json, link);
+                     }
                      json.endArray();
-                     return jsonResponse(200,
-                                         renderEnvelope(*ctx, page, response.count(), results));
-                   });
-             });
-
-  routes.add(Method::kPost, "/v1/links/", std::string(scopes::kLinksWrite),
-             [&links](const ContextPtr& ctx, Respond respond) {
-               callBackend<lv1::CreateLinkResponse>(
-                   ctx, std::move(respond), createRequestFrom(*ctx),
-                   [&links](auto* c, auto* q, auto* r, auto done) {
-                     links.async()->CreateLink(c, q, r, std::move(done));
+                     respond(
+                         jsonResponse(200, renderEnvelope(*ctx, page, listed->count(), results)));
                    },
-                   [](const lv1::CreateLinkResponse& r) { return linkResponse(201, r.link()); });
-             });
+                   answerError(ctx, respond));
+             },
+             answerError(ctx, respond));
+       }});
+
+  routes.add(Method::kPost, "/v1/links/",
+             {withKey(scopes::kLinksWrite, true), [links](const ContextPtr& ctx, Respond respond) {
+                callBackend<lv1::CreateLinkResponse>(
+                    ctx, std::move(respond), createRequestFrom(*ctx),
+                    [links](auto* c, auto* q, auto* r, auto done) {
+                      links->async()->CreateLink(c, q, r, std::move(done));
+                    },
+                    // A new link has no responses.
+                    [](const lv1::CreateLinkResponse& r) {
+                      return jsonResponse(201, renderLink(r.link()));
+                    });
+              }});
 
   routes.add(
-      Method::kGet, "/v1/links/{uuid}/", std::string(scopes::kLinksRead),
-      RouteHandler(
-          [&links, &cache, &redis, &metrics](const ContextPtr& ctx, Respond respond) {
-            const std::string& link_uuid = ctx->params.at(0);
-            const std::string& workspace_uuid = ctx->caller.workspace().uuid();
-            std::optional<int64_t> version = versionOf(ctx->prefetched);
-            if (!version) {
-              ++metrics.link_cache_bypassed;
-            } else if (*version > 0) {
-              if (auto body = cache.find(link_uuid, workspace_uuid, *version)) {
-                ++metrics.link_cache_hits;
-                return respond(jsonResponse(200, *body));
-              }
-            }
-            if (version) ++metrics.link_cache_misses;
-            lv1::GetLinkRequest request;
-            *request.mutable_caller() = ctx->caller;
-            request.set_link_uuid(link_uuid);
-            callBackend<lv1::GetLinkResponse>(
-                ctx, std::move(respond), std::move(request),
-                [&links](auto* c, auto* q, auto* r, auto done) {
-                  links.async()->GetLink(c, q, r, std::move(done));
-                },
-                [&cache, &redis, ctx, version](const lv1::GetLinkResponse& r) {
-                  auto body = std::make_shared<const std::string>(renderLink(r.link()));
-                  if (version) {
-                    const auto& link = r.link();
-                    cache.store(link.uuid(), ctx->caller.workspace().uuid(), link.version(), body);
-                    if (*version < link.version()) {
-                      // Record the version so that later reads can use the cache; raising is
-                      // monotonic, so a concurrent change always wins.
-                      redis.command(
-                          {"EVAL", std::string(linkversion::kRaiseScript), "1",
-                           linkversion::redisKey(link.uuid()), std::to_string(link.version()),
-                           std::to_string(linkversion::kTtlSeconds)},
-                          [](std::optional<RedisReply>) {});
-                    }
-                  }
-                  return jsonResponse(200, *body);
-                });
-          },
-          [](const std::vector<std::string>& params) {
-            return linkversion::redisKey(params.at(0));
-          }));
+      Method::kGet, "/v1/links/{uuid}/",
+      {withKey(scopes::kLinksRead),
+       [&documents](const ContextPtr& ctx, Respond respond) {
+         documents.serve(ctx, ctx->params.at(0), ctx->prefetchedAt(0), ctx->prefetchedAt(1),
+                         std::move(respond));
+       },
+       [](const RequestContext& ctx) { return LinkDocuments::prefetchKeys(ctx.params.at(0)); }});
 
-  routes.add(Method::kPatch, "/v1/links/{uuid}/", std::string(scopes::kLinksWrite),
-             [&links](const ContextPtr& ctx, Respond respond) {
-               callBackend<lv1::UpdateLinkResponse>(
-                   ctx, std::move(respond), updateRequestFrom(*ctx),
-                   [&links](auto* c, auto* q, auto* r, auto done) {
-                     links.async()->UpdateLink(c, q, r, std::move(done));
-                   },
-                   [](const lv1::UpdateLinkResponse& r) { return linkResponse(200, r.link()); });
-             });
+  routes.add(
+      Method::kPatch, "/v1/links/{uuid}/",
+      {withKey(scopes::kLinksWrite), [links, &counts](const ContextPtr& ctx, Respond respond) {
+         callAsync<lv1::UpdateLinkResponse>(
+             ctx, updateRequestFrom(*ctx),
+             [links](auto* c, auto* q, auto* r, auto done) {
+               links->async()->UpdateLink(c, q, r, std::move(done));
+             },
+             [ctx, respond, &counts](const lv1::UpdateLinkResponse& r) {
+               respondWithCount(ctx, respond, counts, 200, r.link());
+             },
+             answerError(ctx, respond));
+       }});
 
-  routes.add(Method::kDelete, "/v1/links/{uuid}/", std::string(scopes::kLinksWrite),
-             [&links](const ContextPtr& ctx, Respond respond) {
-               lv1::DeleteLinkRequest request;
-               *request.mutable_caller() = ctx->caller;
-               request.set_link_uuid(ctx->params.at(0));
-               callBackend<lv1::DeleteLinkResponse>(
-                   ctx, std::move(respond), std::move(request),
-                   [&links](auto* c, auto* q, auto* r, auto done) {
-                     links.async()->DeleteLink(c, q, r, std::move(done));
-                   },
-                   [](const lv1::DeleteLinkResponse&) { return messageResponse("Link deleted."); });
-             });
+  routes.add(
+      Method::kDelete, "/v1/links/{uuid}/",
+      {withKey(scopes::kLinksWrite), [links](const ContextPtr& ctx, Respond respond) {
+         lv1::DeleteLinkRequest request;
+         *request.mutable_caller() = ctx->caller;
+         request.set_link_uuid(ctx->params.at(0));
+         callBackend<lv1::DeleteLinkResponse>(
+             ctx, std::move(respond), std::move(request),
+             [links](auto* c, auto* q, auto* r, auto done) {
+               links->async()->DeleteLink(c, q, r, std::move(done));
+             },
+             [](const lv1::DeleteLinkResponse&) { return messageResponse("Link deleted."); });
+       }});
 }
 
 }  // namespace feedback::gateway

@@ -1,12 +1,15 @@
 #pragma once
-// What a route handler gets: the request, its id, path parameters, the authenticated caller
-// and the parsed body.
+// A route and what its handler gets: the request, its id, path parameters, the caller (an API
+// key's workspace and scopes, or for public routes the workspace named by the Host header),
+// the parsed body and the answers of the Redis keys it asked to read.
 
 #include <boost/json/object.hpp>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/redis/redis_client.h"
@@ -16,34 +19,68 @@
 
 namespace feedback::gateway {
 
+struct RouteEntry;
+
 struct RequestContext {
   HttpRequest request;
   std::string request_id;
+  std::chrono::steady_clock::time_point started;
+  // Deadline of every backend call made for this request.
+  std::chrono::system_clock::time_point deadline;
+  const RouteEntry* route = nullptr;
   std::vector<std::string> params;
+  // Public routes: only the workspace is set.
   feedback::common::v1::Caller caller;
   boost::json::object body;
-  // The answer for the route's prefetch key; nullopt when Redis did not answer.
-  std::optional<RedisReply> prefetched;
-  // SHA-256 hex of the request's API key.
+  // One answer per key of the route's prefetch, in order; nullopt when Redis did not answer.
+  std::vector<std::optional<RedisReply>> prefetched;
+  // SHA-256 hex of the request's API key; empty on public routes.
   std::string key_hash;
   // Set when this request revoked its own key: it alone still gets its answer.
   bool revokes_own_key = false;
+
+  // The prefetched answer at `index`; nullopt when absent or Redis did not answer.
+  const std::optional<RedisReply>& prefetchedAt(std::size_t index) const {
+    static const std::optional<RedisReply> kNone;
+    return index < prefetched.size() ? prefetched[index] : kNone;
+  }
 };
 
 using ContextPtr = std::shared_ptr<RequestContext>;
-// May throw ApiError before responding; the pipeline turns it into the error answer.
-using RouteFunction = std::function<void(const ContextPtr&, Respond)>;
-// A Redis key a route reads in the same round trip as the API-key lookup (empty: none).
-using PrefetchKey = std::function<std::string(const std::vector<std::string>& params)>;
 
-struct RouteHandler {
-  template <class F>
-  RouteHandler(F run_function, PrefetchKey prefetch_key = {})  // NOLINT: lambdas convert
-      : run(std::move(run_function)), prefetch(std::move(prefetch_key)) {}
-  RouteFunction run;
-  PrefetchKey prefetch;
+enum class Access {
+  kApiKey,  // Authorization: Bearer <API key>, holding the route's scope
+  kPublic,  // no key; the workspace comes from the Host header (the public intake)
 };
 
-using Routes = Router<RouteHandler>;
+// What a route declares about itself; the pipeline's stages read these, not the path.
+struct RouteAttributes {
+  Access access = Access::kApiKey;
+  // With kApiKey: the scope the key must hold.
+  std::string_view scope;
+  // A POST that honours Idempotency-Key (API-CONTRACT.md section 7).
+  bool idempotent = false;
+};
+
+inline RouteAttributes withKey(std::string_view scope, bool idempotent = false) {
+  return {Access::kApiKey, scope, idempotent};
+}
+inline RouteAttributes publicRoute(bool idempotent = false) {
+  return {Access::kPublic, {}, idempotent};
+}
+
+// May throw ApiError before responding; the pipeline turns it into the error answer.
+using RouteFunction = std::function<void(const ContextPtr&, Respond)>;
+// Redis keys a route reads in the request's one round trip (with the API key on keyed routes).
+// Runs once routing and, on public routes, the workspace are known.
+using Prefetch = std::function<std::vector<std::string>(const RequestContext&)>;
+
+struct RouteEntry {
+  RouteAttributes attributes;
+  RouteFunction run;
+  Prefetch prefetch = {};
+};
+
+using Routes = Router<RouteEntry>;
 
 }  // namespace feedback::gateway

@@ -1,23 +1,26 @@
 #pragma once
-// One file per resource registers its routes; main wires them with the backend stubs.
+// One file per resource registers its routes; main wires them with the backends and the
+// gateway's shared parts.
 
-#include "common/redis/redis_client.h"
-#include "feedback/links/v1/links.grpc.pb.h"
-#include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/gateway/auth/revoked_keys.h"
-#include "services/gateway/metrics.h"
-#include "services/gateway/routes/link_cache.h"
+#include "services/gateway/backends.h"
+#include "services/gateway/routes/intake_links.h"
+#include "services/gateway/routes/link_documents.h"
 #include "services/gateway/routes/request_context.h"
+#include "services/gateway/routes/response_counts.h"
 
 namespace feedback::gateway {
 
 // GET/POST /v1/tokens/, DELETE /v1/tokens/{uuid}/ (tokens_routes.cc).
 // A revocation is recorded in `revoked` before DELETE answers.
-void addTokensRoutes(Routes& routes, feedback::tokens::v1::TokensService::Stub& tokens,
-                     RevokedKeys& revoked);
-// GET/POST /v1/links/, GET/PATCH/DELETE /v1/links/{uuid}/ (links_routes.cc). Link documents
-// are served from `cache` when their version in Redis allows it.
-void addLinksRoutes(Routes& routes, feedback::links::v1::LinksService::Stub& links,
-                    LinkCache& cache, RedisClient& redis, Metrics& metrics);
+void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revoked);
+// GET/POST /v1/links/, GET/PATCH/DELETE /v1/links/{uuid}/ (links_routes.cc).
+void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
+                    ResponseCounts& counts);
+// GET /v1/links/{uuid}/responses/, GET /v1/links/{uuid}/responses/{uuid}/, GET /v1/responses/
+// (responses_routes.cc).
+void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents);
+// The public intake, /i/{slug}/... (intake_routes.cc).
+void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links);
 
 }  // namespace feedback::gateway

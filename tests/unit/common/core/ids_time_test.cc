@@ -42,3 +42,27 @@ TEST_CASE("time: the calendar is right across leap years and centuries", "[time]
   CHECK(feedback::formatTimestamp(-86400000000) == "1969-12-31T00:00:00.000000Z");
   CHECK(feedback::formatTimestamp(253402300799999999) == "9999-12-31T23:59:59.999999Z");
 }
+
+TEST_CASE("time: ISO 8601 timestamps as clients write them", "[time]") {
+  using feedback::formatTimestamp;
+  using feedback::parseTimestamp;
+  auto text = [](const char* t) {
+    auto p = parseTimestamp(t);
+    return p ? formatTimestamp(p->micros) : std::string("invalid");
+  };
+  CHECK(text("2024-02-29T12:34:56.123456Z") == "2024-02-29T12:34:56.123456Z");
+  CHECK(text("2024-02-29T12:34:56Z") == "2024-02-29T12:34:56.000000Z");
+  CHECK(text("2024-02-29 12:34") == "2024-02-29T12:34:00.000000Z");
+  CHECK(text("2024-02-29T12:34:56.5+02:00") == "2024-02-29T10:34:56.500000Z");
+  CHECK(text("2024-03-01T01:00:00-0130") == "2024-03-01T02:30:00.000000Z");
+  CHECK(text("1970-01-01T00:00:00Z") == "1970-01-01T00:00:00.000000Z");
+  CHECK(text("2024-01-31") == "2024-01-31T00:00:00.000000Z");
+  CHECK(parseTimestamp("2024-01-31")->date_only);
+  CHECK_FALSE(parseTimestamp("2024-01-31T00:00Z")->date_only);
+  for (const char* bad : {"", "2024", "2024-13-01", "2023-02-29", "2024-01-32", "24-01-01",
+                          "2024-01-01T25:00Z", "2024-01-01T10:00:00Q", "2024-01-01T10:00:00.Z",
+                          "2024-01-01T10:00+2", "2024-01-01X", "yesterday"}) {
+    INFO(bad);
+    CHECK_FALSE(parseTimestamp(bad));
+  }
+}

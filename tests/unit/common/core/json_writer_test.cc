@@ -1,5 +1,9 @@
 #include "common/core/json_writer.h"
 
+#include <boost/json/parse.hpp>
+
+#include "common/core/json_text.h"
+
 #include <catch2/catch.hpp>
 
 TEST_CASE("json writer: nested objects, arrays, escapes and raw fragments", "[json]") {
@@ -32,4 +36,26 @@ TEST_CASE("json writer: UTF-8 passes through unchanged", "[json]") {
   std::string out;
   feedback::JsonWriter(out).string("Détail ☕ 日本語");
   CHECK(out == "\"Détail ☕ 日本語\"");
+}
+
+TEST_CASE("json writer: doubles in their shortest form, non-finite as null", "[json]") {
+  std::string out;
+  feedback::JsonWriter(out)
+      .beginArray()
+      .number(1.5)
+      .number(0.1)
+      .number(8)
+      .number(-2.25e-7)
+      .number(std::nan(""))
+      .number(INFINITY)
+      .endArray();
+  CHECK(out == "[1.5,0.1,8,-2.25e-07,null,null]");
+}
+
+TEST_CASE("json text: values written back compactly, numbers as people write them", "[json]") {
+  auto text = [](const char* json) { return feedback::jsonText(boost::json::parse(json)); };
+  CHECK(text(R"({"a": [1, 2.5, -0.1, 1e300, 18446744073709551615], "b": null, "c": "\u0000x"})") ==
+        R"({"a":[1,2.5,-0.1,1e+300,18446744073709551615],"b":null,"c":"\u0000x"})");
+  CHECK(text("true") == "true");
+  CHECK(text("8.0") == "8");
 }

@@ -34,6 +34,13 @@ class FakeStore final : public tokens::TokensStore {
     if (it == workspaces.end()) return std::nullopt;
     return it->second;
   }
+  std::optional<tokens::WorkspaceRecord> findWorkspaceBySubdomain(
+      const std::string& subdomain) override {
+    for (const auto& [_, w] : workspaces) {
+      if (w.subdomain == subdomain) return w;
+    }
+    return std::nullopt;
+  }
   void updatePlan(const std::string& uuid, const std::string& plan) override {
     workspaces[uuid].plan = plan;
   }
@@ -317,4 +324,24 @@ TEST_CASE("tokens: subdomains derived from names", "[tokens]") {
   CHECK_FALSE(tokens::isValidSubdomain("-acme"));
   CHECK_FALSE(tokens::isValidSubdomain("Acme"));
   CHECK_FALSE(tokens::isValidSubdomain(std::string(64, 'a')));
+}
+
+TEST_CASE("tokens: a public host resolves to its workspace", "[tokens]") {
+  Fixture f;
+  auto created = f.workspace("pro");
+  auto resolve = [&f](const std::string& host) {
+    v1::ResolveHostRequest request;
+    request.set_host(host);
+    return f.service.resolveHost(f.store, request).workspace();
+  };
+  CHECK(resolve("acme-corp.feedback.test").uuid() == created.workspace().uuid());
+  CHECK(resolve("ACME-Corp.Feedback.Test:8443").uuid() == created.workspace().uuid());
+  CHECK(resolve("acme-corp.feedback.test.").host() == "acme-corp.feedback.test");
+  for (const char* other : {"nobody.feedback.test", "acme-corp.other.test", "feedback.test",
+                            "acme-corp.feedback.test.evil", "x.acme-corp.feedback.test", ""}) {
+    INFO(other);
+    CHECK(codeOf([&] { resolve(other); }) == ErrorCode::kNotFound);
+  }
+  CHECK(tokens::subdomainOfHost("a.b.example.com:80", "example.com") == "a.b");
+  CHECK(tokens::subdomainOfHost("example.com", "example.com").empty());
 }

@@ -1,12 +1,9 @@
-#include "services/gateway/auth/authenticator.h"
-
-#include <chrono>
+#include "services/gateway/auth/redis_key_authenticator.h"
 
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/grpc/grpc_kit.h"
 #include "common/redis/key_cache.h"
-#include "services/gateway/routes/backend_call.h"
 
 namespace feedback::gateway {
 
@@ -22,50 +19,53 @@ bool looksLikeApiKey(std::string_view key) {
   return true;
 }
 
-void Authenticator::authenticate(std::string_view api_key, std::string prefetch_key, Done done) {
+void RedisKeyAuthenticator::authenticate(std::string_view api_key,
+                                         std::vector<std::string> prefetch_keys, Done done) {
   if (!looksLikeApiKey(api_key)) {
-    done(AuthOutcome{AuthOutcome::Kind::kRejected, {}, std::nullopt});
+    done(AuthOutcome{AuthOutcome::Kind::kRejected});
     return;
   }
   std::string hash = crypto::sha256Hex(api_key);
-  done = [hash, done = std::move(done)](AuthOutcome outcome) {
+  const std::size_t extra = prefetch_keys.size();
+  done = [hash, extra, done = std::move(done)](AuthOutcome outcome) {
     outcome.key_hash = hash;
+    outcome.prefetched.resize(extra);
     done(std::move(outcome));
   };
   std::vector<std::vector<std::string>> commands{{"GET", keycache::redisKey(hash)}};
-  if (!prefetch_key.empty()) commands.push_back({"GET", std::move(prefetch_key)});
-  redis_.pipeline(std::move(commands), [this, hash = std::move(hash), done = std::move(done)](
-                                           std::vector<std::optional<RedisReply>> replies) mutable {
-    std::optional<RedisReply> prefetched;
-    if (replies.size() > 1) prefetched = std::move(replies[1]);
+  for (auto& key : prefetch_keys) commands.push_back({"GET", std::move(key)});
+  redis_.pipeline(std::move(commands), [this, hash = std::move(hash),
+                                        done = std::move(done)](RedisReplies replies) mutable {
+    RedisReplies prefetched(std::make_move_iterator(replies.begin() + 1),
+                            std::make_move_iterator(replies.end()));
     const auto& reply = replies[0];
     if (!reply || reply->type == RedisReply::Type::kError) {
       ++metrics_.key_cache_bypassed;
-      return verify(std::move(hash), false, std::nullopt, std::move(done));
+      return verify(std::move(hash), false, {}, std::move(done));
     }
     if (reply->type == RedisReply::Type::kString) {
       if (reply->str == keycache::kRevoked) {
         ++metrics_.key_cache_hits;
-        return done(AuthOutcome{AuthOutcome::Kind::kRejected, {}, std::nullopt});
+        return done(AuthOutcome{AuthOutcome::Kind::kRejected});
       }
-      AuthOutcome outcome{AuthOutcome::Kind::kAccepted, {}, std::move(prefetched)};
       std::string_view record(reply->str);
+      AuthOutcome outcome{AuthOutcome::Kind::kAccepted};
       if (record.substr(0, keycache::kRecordPrefix.size()) == keycache::kRecordPrefix &&
           outcome.caller.ParseFromArray(
               record.data() + keycache::kRecordPrefix.size(),
               static_cast<int>(record.size() - keycache::kRecordPrefix.size()))) {
         ++metrics_.key_cache_hits;
+        outcome.prefetched = std::move(prefetched);
         return done(std::move(outcome));
       }
-      prefetched = std::move(outcome.prefetched);
     }
     ++metrics_.key_cache_misses;
     verify(std::move(hash), true, std::move(prefetched), std::move(done));
   });
 }
 
-void Authenticator::verify(std::string key_hash, bool fill_cache,
-                           std::optional<RedisReply> prefetched, Done done) {
+void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, RedisReplies prefetched,
+                                   Done done) {
   struct Call {
     grpc::ClientContext client;
     feedback::tokens::v1::VerifyKeyRequest request;
@@ -73,7 +73,7 @@ void Authenticator::verify(std::string key_hash, bool fill_cache,
   };
   auto call = std::make_shared<Call>();
   call->request.set_key_hash(key_hash);
-  call->client.set_deadline(std::chrono::system_clock::now() + backendTimeout());
+  call->client.set_deadline(std::chrono::system_clock::now() + timeout_);
   tokens_.async()->VerifyKey(
       &call->client, &call->request, &call->response,
       [this, call, fill_cache, prefetched = std::move(prefetched),
@@ -82,7 +82,7 @@ void Authenticator::verify(std::string key_hash, bool fill_cache,
           ApiError error = grpckit::fromStatus(status);
           auto kind = error.code() == ErrorCode::kInvalidApiKey ? AuthOutcome::Kind::kRejected
                                                                 : AuthOutcome::Kind::kUnavailable;
-          return done(AuthOutcome{kind, {}, std::nullopt});
+          return done(AuthOutcome{kind});
         }
         if (fill_cache) {
           // NX: never overwrite a revocation tombstone written meanwhile.

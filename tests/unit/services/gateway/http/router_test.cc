@@ -8,11 +8,12 @@ using TestRouter = Router<int>;
 namespace {
 TestRouter sample() {
   TestRouter r;
-  r.add(Method::kGet, "/v1/links/", "links:read", 1);
-  r.add(Method::kPost, "/v1/links/", "links:write", 2);
-  r.add(Method::kGet, "/v1/links/{uuid}/", "links:read", 3);
-  r.add(Method::kDelete, "/v1/links/{uuid}/", "links:write", 4);
-  r.add(Method::kGet, "/v1/links/{uuid}/responses/{uuid}/", "responses:read", 5);
+  r.add(Method::kGet, "/v1/links/", 1);
+  r.add(Method::kPost, "/v1/links/", 2);
+  r.add(Method::kGet, "/v1/links/{uuid}/", 3);
+  r.add(Method::kDelete, "/v1/links/{uuid}/", 4);
+  r.add(Method::kGet, "/v1/links/{uuid}/responses/{uuid}/", 5);
+  r.add(Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/", 6);
   return r;
 }
 constexpr const char* kUuid = "123e4567-e89b-42d3-a456-426614174000";
@@ -22,11 +23,10 @@ TEST_CASE("router: exact routes and path parameters", "[router]") {
   auto r = sample();
   auto list = r.resolve("GET", "/v1/links/");
   REQUIRE(list.outcome == TestRouter::Outcome::kFound);
-  CHECK(list.route->handler == 1);
-  CHECK(list.route->scope == "links:read");
+  CHECK(list.route->entry == 1);
   auto detail = r.resolve("GET", std::string("/v1/links/") + kUuid + "/responses/" + kUuid + "/");
   REQUIRE(detail.outcome == TestRouter::Outcome::kFound);
-  CHECK(detail.route->handler == 5);
+  CHECK(detail.route->entry == 5);
   CHECK(detail.params == std::vector<std::string>{kUuid, kUuid});
 }
 
@@ -60,4 +60,22 @@ TEST_CASE("router: a wrong method is 405 with the allowed ones", "[router]") {
   auto patch = r.resolve("BREW", std::string("/v1/links/") + kUuid + "/");
   CHECK(patch.outcome == TestRouter::Outcome::kMethodNotAllowed);
   CHECK(patch.allow == "GET, DELETE");
+}
+
+TEST_CASE("router: slug and field_key parameters have their own forms", "[router]") {
+  auto r = sample();
+  auto answer = r.resolve("PUT", std::string("/i/nps-2024/responses/") + kUuid + "/answers/q_1/");
+  REQUIRE(answer.outcome == TestRouter::Outcome::kFound);
+  CHECK(answer.route->entry == 6);
+  CHECK(answer.params == std::vector<std::string>{"nps-2024", kUuid, "q_1"});
+  for (const char* bad :
+       {"/i/NPS/responses/", "/i/a--b/responses/", "/i/-a/responses/", "/i/a_b/responses/"}) {
+    INFO(bad);
+    std::string path = std::string(bad) + kUuid + "/answers/q/";
+    CHECK(r.resolve("PUT", path).outcome == TestRouter::Outcome::kNotFound);
+  }
+  std::string base = std::string("/i/s/responses/") + kUuid + "/answers/";
+  CHECK(r.resolve("PUT", base + "Bad-Key/").outcome == TestRouter::Outcome::kNotFound);
+  CHECK(r.resolve("PUT", base + "a__b/").outcome == TestRouter::Outcome::kNotFound);
+  CHECK(r.resolve("GET", base + "ok/").outcome == TestRouter::Outcome::kMethodNotAllowed);
 }

@@ -1,16 +1,13 @@
 #include "services/gateway/routes/link_cache.h"
 
-#include <thread>
-
-#include "services/gateway/auth/revoked_keys.h"
-
 #include <catch2/catch.hpp>
 
 using feedback::gateway::LinkCache;
+using feedback::gateway::LinkDocument;
 
 namespace {
-std::shared_ptr<const std::string> body(std::string text) {
-  return std::make_shared<const std::string>(std::move(text));
+std::shared_ptr<const LinkDocument> body(std::string text) {
+  return std::make_shared<const LinkDocument>(LinkDocument{std::move(text), 0});
 }
 }  // namespace
 
@@ -18,20 +15,26 @@ TEST_CASE("link cache: served only for the same workspace and exact version", "[
   LinkCache cache(10, 1 << 20);
   cache.store("l1", "ws1", 3, body("v3"));
   REQUIRE(cache.find("l1", "ws1", 3));
-  CHECK(*cache.find("l1", "ws1", 3) == "v3");
+  CHECK(cache.find("l1", "ws1", 3)->json == "v3");
   CHECK_FALSE(cache.find("l1", "ws1", 4));
   CHECK_FALSE(cache.find("l1", "ws1", 2));
   CHECK_FALSE(cache.find("l1", "ws2", 3));
   CHECK_FALSE(cache.find("l2", "ws1", 3));
 }
 
+TEST_CASE("link cache: a document gets its response count when served", "[cache]") {
+  LinkDocument doc{R"({"a":1,"response_count":0,"b":2})", 24};
+  CHECK(doc.withCount(0) == R"({"a":1,"response_count":0,"b":2})");
+  CHECK(doc.withCount(1234567) == R"({"a":1,"response_count":1234567,"b":2})");
+}
+
 TEST_CASE("link cache: an older document never replaces a newer one", "[cache]") {
   LinkCache cache(10, 1 << 20);
   cache.store("l1", "ws1", 5, body("v5"));
   cache.store("l1", "ws1", 4, body("v4"));
-  CHECK(*cache.find("l1", "ws1", 5) == "v5");
+  CHECK(cache.find("l1", "ws1", 5)->json == "v5");
   cache.store("l1", "ws1", 6, body("v6 longer"));
-  CHECK(*cache.find("l1", "ws1", 6) == "v6 longer");
+  CHECK(cache.find("l1", "ws1", 6)->json == "v6 longer");
   CHECK(cache.entries() == 1);
   CHECK(cache.bytes() == 9);
 }
@@ -57,17 +60,4 @@ TEST_CASE("link cache: bounded by entries and bytes, oldest evicted first", "[ca
   LinkCache disabled(0, 0);
   disabled.store("a", "ws", 1, body("a"));
   CHECK(disabled.entries() == 0);
-}
-
-TEST_CASE("revoked keys: remembered for a while, then forgotten", "[revocation]") {
-  feedback::gateway::RevokedKeys recent(std::chrono::seconds(60));
-  CHECK_FALSE(recent.contains("abc"));
-  recent.add("abc");
-  CHECK(recent.contains("abc"));
-  CHECK_FALSE(recent.contains("abd"));
-  feedback::gateway::RevokedKeys brief(std::chrono::seconds(0));
-  brief.add("old");
-  std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  brief.add("new");  // adding prunes what has expired
-  CHECK_FALSE(brief.contains("old"));
 }

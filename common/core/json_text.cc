@@ -1,0 +1,53 @@
+#include "common/core/json_text.h"
+
+#include "common/core/json_writer.h"
+
+namespace feedback {
+namespace {
+
+void write(JsonWriter& json, const boost::json::value& v) {
+  switch (v.kind()) {
+    case boost::json::kind::null:
+      json.null();
+      return;
+    case boost::json::kind::bool_:
+      json.boolean(v.get_bool());
+      return;
+    case boost::json::kind::int64:
+      json.integer(v.get_int64());
+      return;
+    case boost::json::kind::uint64:
+      json.raw(std::to_string(v.get_uint64()));
+      return;
+    case boost::json::kind::double_:
+      json.number(v.get_double());
+      return;
+    case boost::json::kind::string:
+      json.string(v.get_string());
+      return;
+    case boost::json::kind::array:
+      json.beginArray();
+      for (const auto& item : v.get_array()) write(json, item);
+      json.endArray();
+      return;
+    case boost::json::kind::object:
+      json.beginObject();
+      for (const auto& [key, item] : v.get_object()) {
+        json.key(key);
+        write(json, item);
+      }
+      json.endObject();
+      return;
+  }
+}
+
+}  // namespace
+
+std::string jsonText(const boost::json::value& value) {
+  std::string out;
+  JsonWriter json(out);
+  write(json, value);
+  return out;
+}
+
+}  // namespace feedback

@@ -1,0 +1,13 @@
+#pragma once
+// JSON values back to text. Boost.JSON writes doubles with an exponent ("1.5E0"); values we
+// echo to clients are written the way people write them ("1.5"), in the shortest form that
+// reads back as the same number.
+
+#include <boost/json/value.hpp>
+#include <string>
+
+namespace feedback {
+
+std::string jsonText(const boost::json::value& value);
+
+}  // namespace feedback

@@ -1,0 +1,36 @@
+#pragma once
+// API-key authentication: SHA-256 of the key, then the shared Redis key cache, then on a miss
+// tokens.VerifyKey (whose answer fills the cache). If Redis is down every key is verified by
+// the tokens service, so a revoked key is never accepted.
+
+#include <chrono>
+
+#include "common/redis/redis_client.h"
+#include "feedback/tokens/v1/tokens.grpc.pb.h"
+#include "services/gateway/auth/key_authenticator.h"
+#include "services/gateway/metrics.h"
+
+namespace feedback::gateway {
+
+class RedisKeyAuthenticator final : public KeyAuthenticator {
+ public:
+  RedisKeyAuthenticator(RedisClient& redis, feedback::tokens::v1::TokensService::Stub& tokens,
+                        Metrics& metrics, std::chrono::milliseconds timeout)
+      : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout) {}
+
+  void authenticate(std::string_view api_key, std::vector<std::string> prefetch_keys,
+                    Done done) override;
+
+ private:
+  void verify(std::string key_hash, bool fill_cache, RedisReplies prefetched, Done done);
+
+  RedisClient& redis_;
+  feedback::tokens::v1::TokensService::Stub& tokens_;
+  Metrics& metrics_;
+  const std::chrono::milliseconds timeout_;
+};
+
+// True for a well-formed key: "sk_live_" followed by base62 characters.
+bool looksLikeApiKey(std::string_view key);
+
+}  // namespace feedback::gateway

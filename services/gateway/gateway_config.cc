@@ -1,0 +1,36 @@
+#include "services/gateway/gateway_config.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace feedback::gateway {
+
+GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  GatewayConfig c;
+  c.api.port = env.integer("GATEWAY_PORT", 8080, 0, 65535);
+  c.api.address = env.text("GATEWAY_BIND", "0.0.0.0");
+  c.api.threads = env.integer("GATEWAY_THREADS", cores, 1, 256);
+  c.api.read_timeout =
+      std::chrono::milliseconds(env.integer("GATEWAY_READ_TIMEOUT_MS", 30000, 100, 600000));
+  c.api.max_connections =
+      static_cast<std::size_t>(env.integer("GATEWAY_MAX_CONNECTIONS", 20000, 1, 1000000));
+  c.admin.port = env.integer("ADMIN_PORT", 9090, 0, 65535);
+  c.admin.address = c.api.address;
+  c.tokens = env.address("TOKENS_ADDR", "127.0.0.1:50051");
+  c.links = env.address("LINKS_ADDR", "127.0.0.1:50052");
+  c.responses = env.address("RESPONSES_ADDR", "127.0.0.1:50053");
+  c.redis = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
+  c.backend_timeout = std::chrono::milliseconds(env.integer("BACKEND_TIMEOUT_MS", 5000, 50, 60000));
+  c.drain_timeout = std::chrono::milliseconds(env.integer("DRAIN_TIMEOUT_MS", 10000, 0, 120000));
+  c.access_log = env.boolean("ACCESS_LOG", false);
+  c.link_cache_entries =
+      static_cast<std::size_t>(env.integer("LINK_CACHE_ENTRIES", 10000, 0, 10000000));
+  c.link_cache_bytes =
+      static_cast<std::size_t>(env.integer("LINK_CACHE_MIB", 16, 0, 65536)) * 1024 * 1024;
+  c.hosts.known_ttl = std::chrono::seconds(env.integer("HOST_CACHE_SECONDS", 60, 0, 86400));
+  env.check();
+  return c;
+}
+
+}  // namespace feedback::gateway

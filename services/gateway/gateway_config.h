@@ -1,0 +1,33 @@
+#pragma once
+// The gateway's settings, read once from the environment at start-up and never changed.
+
+#include <chrono>
+#include <cstddef>
+
+#include "common/core/config.h"
+#include "services/gateway/auth/host_workspace_resolver.h"
+#include "services/gateway/http/server.h"
+
+namespace feedback::gateway {
+
+struct GatewayConfig {
+  HttpServerOptions api;
+  HttpServerOptions admin;
+  HostPort tokens;
+  HostPort links;
+  HostPort responses;
+  HostPort redis;
+  // Deadline of the backend calls made for one request.
+  std::chrono::milliseconds backend_timeout{5000};
+  // How long SIGTERM waits for requests in flight.
+  std::chrono::milliseconds drain_timeout{10000};
+  bool access_log = false;
+  std::size_t link_cache_entries = 10000;
+  std::size_t link_cache_bytes = 16 * 1024 * 1024;
+  HostCacheSettings hosts;
+
+  // Every problem at once, as ConfigError.
+  static GatewayConfig fromEnvironment(Env& env);
+};
+
+}  // namespace feedback::gateway

@@ -1,0 +1,56 @@
+#include "services/gateway/pipeline/pipeline.h"
+
+#include "common/core/log.h"
+#include "services/gateway/http/responses.h"
+
+namespace feedback::gateway {
+namespace {
+
+// Each request keeps how to answer it beside its context, so that a stage answering from
+// any thread needs nothing else.
+struct PipelineRequest : RequestContext {
+  Respond respond;
+};
+
+}  // namespace
+
+void Chain::next() const {
+  pipeline_->run(ctx_, index_ + 1);
+}
+
+void Chain::reply(HttpResponse response) const {
+  pipeline_->reply(ctx_, std::move(response));
+}
+
+void Pipeline::handle(HttpRequest request, Respond respond) const {
+  auto ctx = std::make_shared<PipelineRequest>();
+  ctx->started = std::chrono::steady_clock::now();
+  ctx->deadline = std::chrono::system_clock::now() + backend_timeout_;
+  ctx->request = std::move(request);
+  ctx->request_id = requestIdFor(ctx->request);
+  ctx->respond = std::move(respond);
+  run(ctx, 0);
+}
+
+void Pipeline::run(const ContextPtr& ctx, std::size_t index) const {
+  if (index >= stages_.size()) {
+    // The last stage dispatches; reaching past it means a stage forgot to answer.
+    log::error("pipeline_unanswered", {{"request_id", ctx->request_id}});
+    return reply(ctx, errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
+  }
+  try {
+    stages_[index]->decode(ctx, Chain(*this, ctx, index));
+  } catch (const ApiError& e) {
+    reply(ctx, errorResponse(e, ctx->request_id));
+  } catch (const std::exception& e) {
+    log::error("stage_failed", {{"error", e.what()}, {"request_id", ctx->request_id}});
+    reply(ctx, errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
+  }
+}
+
+void Pipeline::reply(const ContextPtr& ctx, HttpResponse response) const {
+  finish_.encode(*ctx, response);
+  static_cast<PipelineRequest&>(*ctx).respond(std::move(response));
+}
+
+}  // namespace feedback::gateway

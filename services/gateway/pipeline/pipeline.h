@@ -1,0 +1,67 @@
+#pragma once
+// The request pipeline, after Envoy's filter chain: every request passes the same explicit
+// stages in order (resolve the route, establish the caller, check the scope, dispatch to the
+// route's handler), and every answer passes the finish stage. A stage either lets the next one
+// run or answers, now or later (a stage waiting on I/O resumes the chain when its answer
+// arrives); a stage asks the route's declared attributes, not the path, what applies to it.
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "services/gateway/http/message.h"
+#include "services/gateway/routes/request_context.h"
+
+namespace feedback::gateway {
+
+class Pipeline;
+
+// A stage's way on: exactly one of next() or reply() is called, once, from any thread.
+class Chain {
+ public:
+  Chain(const Pipeline& pipeline, ContextPtr ctx, std::size_t index)
+      : pipeline_(&pipeline), ctx_(std::move(ctx)), index_(index) {}
+  // Runs the next stage.
+  void next() const;
+  // Answers; the stages after this one are skipped.
+  void reply(HttpResponse response) const;
+
+ private:
+  const Pipeline* pipeline_;
+  ContextPtr ctx_;
+  std::size_t index_;
+};
+
+class Stage {
+ public:
+  virtual ~Stage() = default;
+  virtual void decode(const ContextPtr& ctx, Chain chain) = 0;
+};
+
+// What every answer passes on its way out, whichever stage gave it.
+class FinishStage {
+ public:
+  virtual ~FinishStage() = default;
+  virtual void encode(const RequestContext& ctx, HttpResponse& response) = 0;
+};
+
+class Pipeline {
+ public:
+  Pipeline(std::vector<std::unique_ptr<Stage>> stages, FinishStage& finish,
+           std::chrono::milliseconds backend_timeout)
+      : stages_(std::move(stages)), finish_(finish), backend_timeout_(backend_timeout) {}
+
+  // The HTTP server's handler: `respond` gets the finished answer.
+  void handle(HttpRequest request, Respond respond) const;
+
+ private:
+  friend class Chain;
+  void run(const ContextPtr& ctx, std::size_t index) const;
+  void reply(const ContextPtr& ctx, HttpResponse response) const;
+
+  std::vector<std::unique_ptr<Stage>> stages_;
+  FinishStage& finish_;
+  const std::chrono::milliseconds backend_timeout_;
+};
+
+}  // namespace feedback::gateway

@@ -1,0 +1,29 @@
+#include "common/core/log.h"
+#include "services/gateway/http/responses.h"
+#include "services/gateway/pipeline/stages.h"
+
+namespace feedback::gateway {
+
+void ResponseFinish::encode(const RequestContext& ctx, HttpResponse& response) {
+  if (!ctx.key_hash.empty() && !ctx.revokes_own_key && response.status != 401 &&
+      revoked_.contains(ctx.key_hash)) {
+    // The key was revoked while this request was being processed.
+    response = errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx.request_id);
+  }
+  response.setHeader("X-Request-Id", ctx.request_id);
+  metrics_.countResponse(response.status);
+  if (response.status < 500 && !access_log_) return;
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.started)
+          .count();
+  auto fields = {log::Field("status", response.status), log::Field("method", ctx.request.method),
+                 log::Field("path", ctx.request.path()), log::Field("duration_ms", ms),
+                 log::Field("request_id", ctx.request_id)};
+  if (response.status >= 500) {
+    log::warn("request_failed", fields);
+  } else {
+    log::info("request", fields);
+  }
+}
+
+}  // namespace feedback::gateway

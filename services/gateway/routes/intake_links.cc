@@ -1,0 +1,86 @@
+#include "services/gateway/routes/intake_links.h"
+
+#include "common/redis/link_versions.h"
+#include "feedback/links/v1/links.grpc.pb.h"
+#include "services/gateway/routes/backend_call.h"
+#include "services/gateway/routes/link_json.h"
+#include "services/gateway/routes/redis_fill.h"
+#include "services/gateway/routes/response_counts.h"
+
+namespace feedback::gateway {
+
+namespace lv1 = feedback::links::v1;
+
+namespace {
+
+std::string keyOf(const RequestContext& ctx, const std::string& slug) {
+  return ctx.caller.workspace().uuid() + "/" + slug;
+}
+
+}  // namespace
+
+struct IntakeLinks::Stub {
+  std::unique_ptr<lv1::LinksService::Stub> links;
+};
+
+IntakeLinks::IntakeLinks(const Backends& backends, RedisClient& redis, std::size_t max_entries)
+    : stub_(std::make_unique<Stub>(Stub{lv1::LinksService::NewStub(backends.links)})),
+      redis_(redis),
+      max_entries_(max_entries) {}
+
+IntakeLinks::~IntakeLinks() = default;
+
+std::shared_ptr<const IntakeForm> IntakeLinks::cached(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : it->second;
+}
+
+void IntakeLinks::store(const std::string& key, std::shared_ptr<const IntakeForm> form) {
+  if (max_entries_ == 0) return;
+  std::lock_guard lock(mutex_);
+  if (entries_.size() >= max_entries_ && !entries_.count(key)) entries_.erase(entries_.begin());
+  entries_[key] = std::move(form);
+}
+
+std::vector<std::string> IntakeLinks::prefetchKeys(const RequestContext& ctx,
+                                                   const std::string& slug) {
+  auto form = cached(keyOf(ctx, slug));
+  if (!form) return {};
+  return {linkversion::redisKey(form->link.uuid())};
+}
+
+void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
+                       const std::optional<RedisReply>& version,
+                       std::function<void(std::shared_ptr<const IntakeForm>)> then,
+                       Respond respond) {
+  const std::string key = keyOf(*ctx, slug);
+  if (auto form = cached(key)) {
+    auto current = redisInteger(version);
+    if (current && *current == form->link.version()) return then(std::move(form));
+  }
+  lv1::GetLinkBySlugRequest request;
+  *request.mutable_caller()->mutable_workspace() = ctx->caller.workspace();
+  request.set_slug(slug);
+  auto& stub = *stub_->links;
+  callAsync<lv1::GetLinkBySlugResponse>(
+      ctx, std::move(request),
+      [&stub](auto* c, auto* q, auto* r, auto done) {
+        stub.async()->GetLinkBySlug(c, q, r, std::move(done));
+      },
+      [this, ctx, key, then = std::move(then)](const lv1::GetLinkBySlugResponse& r) {
+        auto form = std::make_shared<IntakeForm>();
+        form->workspace_uuid = ctx->caller.workspace().uuid();
+        form->link = r.link();
+        form->form_json = renderForm(form->link);
+        // Recorded so that the next request can check this entry in its round trip (an
+        // entry is only ever used after that check, so storing is always safe).
+        raiseInRedis(redis_, linkversion::redisKey(form->link.uuid()), form->link.version(),
+                     linkversion::kTtlSeconds);
+        store(key, form);
+        then(std::move(form));
+      },
+      answerError(ctx, respond));
+}
+
+}  // namespace feedback::gateway

@@ -1,0 +1,172 @@
+// /i/{slug}/...: the public intake (responses service). No API key: the workspace comes from
+// the Host header, a response is protected by the token its start returned.
+#include "common/api/response_json.h"
+#include "common/core/json_text.h"
+#include "common/core/json_writer.h"
+#include "feedback/responses/v1/responses.grpc.pb.h"
+#include "services/gateway/http/json_input.h"
+#include "services/gateway/http/responses.h"
+#include "services/gateway/routes/backend_call.h"
+#include "services/gateway/routes/routes.h"
+
+namespace feedback::gateway {
+namespace {
+
+namespace rv1 = feedback::responses::v1;
+using api::renderAnswer;
+using api::renderResponse;
+using api::writeResponse;
+using Stub = std::shared_ptr<rv1::ResponsesService::Stub>;
+using FormPtr = std::shared_ptr<const IntakeForm>;
+
+const std::string& slugOf(const RequestContext& ctx) {
+  return ctx.params.at(0);
+}
+
+void setLink(rv1::IntakeLink& out, const IntakeForm& form) {
+  out.set_workspace_uuid(form.workspace_uuid);
+  *out.mutable_link() = form.link;
+}
+
+// The response token; a call without one is answered like one with a wrong one (404).
+std::string responseToken(const RequestContext& ctx) {
+  std::string_view token = ctx.request.header("x-response-token");
+  if (token.empty()) throw ApiError(ErrorCode::kNotFound, "No such response.");
+  return std::string(token);
+}
+
+std::optional<std::string> email(const JsonFields& fields) {
+  return fields.text("respondent_email");
+}
+
+// {field_key: value} into the request's answers.
+template <class Request>
+void readAnswers(const boost::json::object* answers, Request& request) {
+  if (!answers) return;
+  for (const auto& [key, value] : *answers) {
+    auto* input = request.add_answers();
+    input->set_field_key(std::string(key));
+    if (!value.is_null()) input->set_value_json(jsonText(value));
+  }
+}
+
+// The route's handler once the link at its slug is known.
+using WithForm = std::function<void(const ContextPtr&, Respond, FormPtr)>;
+
+RouteEntry intakeRoute(IntakeLinks& links, bool idempotent, WithForm handle) {
+  return {publicRoute(idempotent),
+          [&links, handle = std::move(handle)](const ContextPtr& ctx, Respond respond) {
+            links.find(
+                ctx, slugOf(*ctx), ctx->prefetchedAt(0),
+                [ctx, respond, handle](FormPtr form) {
+                  try {
+                    handle(ctx, respond, std::move(form));
+                  } catch (const ApiError& e) {
+                    respond(errorResponse(e, ctx->request_id));
+                  }
+                },
+                respond);
+          },
+          [&links](const RequestContext& ctx) { return links.prefetchKeys(ctx, slugOf(ctx)); }};
+}
+
+HttpResponse recordResponse(int status, const rv1::Response& response) {
+  return jsonResponse(status, renderResponse(response));
+}
+
+}  // namespace
+
+void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links) {
+  Stub responses = rv1::ResponsesService::NewStub(backends.responses);
+
+  routes.add(Method::kGet, "/i/{slug}/form/",
+             intakeRoute(links, false, [](const ContextPtr&, Respond respond, FormPtr form) {
+               respond(jsonResponse(200, form->form_json));
+             }));
+
+  routes.add(
+      Method::kPost, "/i/{slug}/responses/",
+      intakeRoute(links, true, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
+        JsonFields body(ctx->body, "", {"respondent_email"});
+        rv1::StartResponseRequest request;
+        setLink(*request.mutable_link(), *form);
+        if (auto e = email(body)) request.set_respondent_email(*e);
+        callBackend<rv1::StartResponseResponse>(
+            ctx, std::move(respond), std::move(request),
+            [responses](auto* c, auto* q, auto* r, auto done) {
+              responses->async()->StartResponse(c, q, r, std::move(done));
+            },
+            [](const rv1::StartResponseResponse& r) {
+              std::string out;
+              JsonWriter(out)
+                  .beginObject()
+                  .field("uuid", r.uuid())
+                  .field("session_id", r.session_id())
+                  .field("token", r.token())
+                  .endObject();
+              return jsonResponse(201, std::move(out));
+            });
+      }));
+
+  routes.add(
+      Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
+      intakeRoute(links, false, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
+        JsonFields body(ctx->body, "", {"value"});
+        const auto* value = ctx->body.if_contains("value");
+        if (!value) {
+          throw ApiError(ErrorCode::kValidationError, "'value' is required (null clears it).",
+                         {{"value", "is required"}});
+        }
+        rv1::SaveAnswerRequest request;
+        setLink(*request.mutable_link(), *form);
+        request.set_response_uuid(ctx->params.at(1));
+        request.set_token(responseToken(*ctx));
+        request.mutable_answer()->set_field_key(ctx->params.at(2));
+        if (!value->is_null()) request.mutable_answer()->set_value_json(jsonText(*value));
+        callBackend<rv1::SaveAnswerResponse>(
+            ctx, std::move(respond), std::move(request),
+            [responses](auto* c, auto* q, auto* r, auto done) {
+              responses->async()->SaveAnswer(c, q, r, std::move(done));
+            },
+            [](const rv1::SaveAnswerResponse& r) {
+              return jsonResponse(200, renderAnswer(r.answer()));
+            });
+      }));
+
+  routes.add(
+      Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
+      intakeRoute(links, true, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
+        JsonFields body(ctx->body, "", {"answers"});
+        rv1::SubmitResponseRequest request;
+        setLink(*request.mutable_link(), *form);
+        request.set_response_uuid(ctx->params.at(1));
+        request.set_token(responseToken(*ctx));
+        readAnswers(body.object("answers"), request);
+        callBackend<rv1::SubmitResponseResponse>(
+            ctx, std::move(respond), std::move(request),
+            [responses](auto* c, auto* q, auto* r, auto done) {
+              responses->async()->SubmitResponse(c, q, r, std::move(done));
+            },
+            [](const rv1::SubmitResponseResponse& r) { return recordResponse(200, r.response()); });
+      }));
+
+  routes.add(
+      Method::kPost, "/i/{slug}/submit/",
+      intakeRoute(links, true, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
+        JsonFields body(ctx->body, "", {"respondent_email", "answers"});
+        rv1::CreateCompletedResponseRequest request;
+        setLink(*request.mutable_link(), *form);
+        if (auto e = email(body)) request.set_respondent_email(*e);
+        readAnswers(body.object("answers"), request);
+        callBackend<rv1::CreateCompletedResponseResponse>(
+            ctx, std::move(respond), std::move(request),
+            [responses](auto* c, auto* q, auto* r, auto done) {
+              responses->async()->CreateCompletedResponse(c, q, r, std::move(done));
+            },
+            [](const rv1::CreateCompletedResponseResponse& r) {
+              return recordResponse(201, r.response());
+            });
+      }));
+}
+
+}  // namespace feedback::gateway

@@ -1,0 +1,54 @@
+#pragma once
+// GET /v1/links/{uuid}/ and "does this link exist in the caller's workspace": the link's
+// document from the gateway's cache when its version in Redis allows it (common/redis/
+// link_versions.h), else from the links service; response_count filled in when served.
+// Both the version and the count are read in the request's one Redis round trip: a route
+// declares prefetchKeys() and passes the answers back.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "services/gateway/backends.h"
+#include "services/gateway/metrics.h"
+#include "services/gateway/routes/link_cache.h"
+#include "services/gateway/routes/response_counts.h"
+
+namespace feedback::gateway {
+
+class LinkDocuments {
+ public:
+  LinkDocuments(const Backends& backends, LinkCache& cache, RedisClient& redis, Metrics& metrics,
+                ResponseCounts& counts);
+  ~LinkDocuments();
+
+  // The link's version key, then its response-count key.
+  static std::vector<std::string> prefetchKeys(const std::string& link_uuid);
+
+  // Answers 200 with the document (with its count), or the error (404 when there is none).
+  // `version` and `count` are the answers to prefetchKeys().
+  void serve(const ContextPtr& ctx, const std::string& link_uuid,
+             const std::optional<RedisReply>& version, const std::optional<RedisReply>& count,
+             Respond respond);
+  // Runs `then` when the link exists in the caller's workspace; otherwise answers 404 or the
+  // error. `version` is the answer to the first of prefetchKeys().
+  void require(const ContextPtr& ctx, const std::string& link_uuid,
+               const std::optional<RedisReply>& version, std::function<void()> then,
+               Respond respond);
+
+ private:
+  using Found = std::function<void(std::shared_ptr<const LinkDocument>)>;
+  void find(const ContextPtr& ctx, const std::string& link_uuid,
+            const std::optional<RedisReply>& version, Found then, Respond respond);
+
+  struct Stub;
+  std::unique_ptr<Stub> stub_;
+  LinkCache& cache_;
+  RedisClient& redis_;
+  Metrics& metrics_;
+  ResponseCounts& counts_;
+};
+
+}  // namespace feedback::gateway

@@ -1,0 +1,67 @@
+#include "services/gateway/routes/response_counts.h"
+
+#include <charconv>
+
+#include "common/redis/response_counts.h"
+#include "feedback/responses/v1/responses.grpc.pb.h"
+#include "services/gateway/routes/backend_call.h"
+#include "services/gateway/routes/redis_fill.h"
+
+namespace feedback::gateway {
+
+namespace rv1 = feedback::responses::v1;
+
+struct ResponseCounts::Stub {
+  std::unique_ptr<rv1::ResponsesService::Stub> responses;
+};
+
+ResponseCounts::ResponseCounts(const Backends& backends, RedisClient& redis)
+    : stub_(std::make_unique<Stub>(Stub{rv1::ResponsesService::NewStub(backends.responses)})),
+      redis_(redis) {}
+
+ResponseCounts::~ResponseCounts() = default;
+
+std::optional<int64_t> redisInteger(const std::optional<RedisReply>& reply) {
+  if (!reply || reply->type != RedisReply::Type::kString) return std::nullopt;
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(reply->str.data(), reply->str.data() + reply->str.size(), value);
+  if (ec != std::errc() || ptr != reply->str.data() + reply->str.size()) return std::nullopt;
+  return value;
+}
+
+void ResponseCounts::fetch(const ContextPtr& ctx, std::vector<std::string> link_uuids,
+                           std::function<void(Counts)> then, OnError on_error) {
+  rv1::CountResponsesRequest request;
+  *request.mutable_caller() = ctx->caller;
+  for (auto& uuid : link_uuids) request.add_link_uuids(std::move(uuid));
+  auto& stub = *stub_->responses;
+  callAsync<rv1::CountResponsesResponse>(
+      ctx, std::move(request),
+      [&stub](auto* c, auto* q, auto* r, auto done) {
+        stub.async()->CountResponses(c, q, r, std::move(done));
+      },
+      [then = std::move(then)](const rv1::CountResponsesResponse& r) {
+        then(Counts(r.completed().begin(), r.completed().end()));
+      },
+      std::move(on_error));
+}
+
+void ResponseCounts::forLink(const ContextPtr& ctx, const std::string& link_uuid,
+                             const std::optional<RedisReply>& prefetched,
+                             std::function<void(int64_t)> then, OnError on_error) {
+  if (auto cached = redisInteger(prefetched)) return then(*cached);
+  const bool redis_answered = prefetched.has_value();
+  fetch(
+      ctx, {link_uuid},
+      [this, link_uuid, redis_answered, then = std::move(then)](Counts counts) {
+        const int64_t count = counts[link_uuid];
+        if (redis_answered) {
+          raiseInRedis(redis_, responsecount::redisKey(link_uuid), count,
+                       responsecount::kTtlSeconds);
+        }
+        then(count);
+      },
+      std::move(on_error));
+}
+
+}  // namespace feedback::gateway

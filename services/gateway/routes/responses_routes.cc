@@ -1,0 +1,145 @@
+// /v1/links/{uuid}/responses/ and /v1/responses/: reading responses (responses service).
+#include "common/api/response_json.h"
+#include "common/core/ids.h"
+#include "common/core/json_writer.h"
+#include "common/core/scopes.h"
+#include "common/core/text.h"
+#include "common/core/time.h"
+#include "feedback/responses/v1/responses.grpc.pb.h"
+#include "services/gateway/http/query.h"
+#include "services/gateway/http/responses.h"
+#include "services/gateway/routes/backend_call.h"
+#include "services/gateway/routes/listing.h"
+#include "services/gateway/routes/routes.h"
+
+namespace feedback::gateway {
+namespace {
+
+namespace rv1 = feedback::responses::v1;
+using api::renderAnswer;
+using api::renderResponse;
+using api::writeResponse;
+using Stub = std::shared_ptr<rv1::ResponsesService::Stub>;
+
+constexpr std::size_t kMaxSearchLength = 200;
+
+[[noreturn]] void invalidParameter(const std::string& name, const std::string& problem) {
+  throw ApiError(ErrorCode::kValidationError, "'" + name + "' " + problem + ".", {{name, problem}});
+}
+
+// since/until: inclusive bounds; a bare day as `until` includes that whole day.
+std::optional<int64_t> timeBound(const Query& query, const char* name, bool upper) {
+  auto text = query.get(name);
+  if (!text) return std::nullopt;
+  auto parsed = parseTimestamp(*text);
+  if (!parsed) invalidParameter(name, "must be an ISO 8601 date or timestamp");
+  constexpr int64_t kDayMicros = 86400LL * 1000000;
+  return upper && parsed->date_only ? parsed->micros + kDayMicros - 1 : parsed->micros;
+}
+
+// The list parameters of API-CONTRACT.md section 4; the service judges ordering and status.
+rv1::ListResponsesRequest listRequestFrom(const RequestContext& ctx) {
+  rv1::ListResponsesRequest request;
+  *request.mutable_caller() = ctx.caller;
+  *request.mutable_page() = pageRequestFrom(ctx.request);
+  Query query(ctx.request.query());
+  if (auto ordering = query.get("ordering")) request.set_ordering(*ordering);
+  if (auto status = query.get("status")) request.set_status(*status);
+  if (auto search = query.get("search")) {
+    requireStorableText(*search, "search");
+    if (search->size() > kMaxSearchLength) invalidParameter("search", "must be at most 200 bytes");
+    request.set_search(*search);
+  }
+  if (auto since = timeBound(query, "since", false)) request.set_since_micros(*since);
+  if (auto until = timeBound(query, "until", true)) request.set_until_micros(*until);
+  return request;
+}
+
+void list(const Stub& responses, const ContextPtr& ctx, Respond respond,
+          rv1::ListResponsesRequest request) {
+  auto page = request.page();
+  callBackend<rv1::ListResponsesResponse>(
+      ctx, std::move(respond), std::move(request),
+      [responses](auto* c, auto* q, auto* r, auto done) {
+        responses->async()->ListResponses(c, q, r, std::move(done));
+      },
+      [ctx, page](const rv1::ListResponsesResponse& response) {
+        std::string results;
+        results.reserve(1024 * static_cast<std::size_t>(response.responses_size()) + 2);
+        JsonWriter json(results);
+        json.beginArray();
+        for (const auto& r : response.responses()) writeResponse(json, r);
+        json.endArray();
+        return jsonResponse(200, renderEnvelope(*ctx, page, response.count(), results));
+      });
+}
+
+void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
+            const std::string& link_uuid, const std::string& response_uuid) {
+  rv1::GetResponseRequest request;
+  *request.mutable_caller() = ctx->caller;
+  request.set_link_uuid(link_uuid);
+  request.set_response_uuid(response_uuid);
+  callBackend<rv1::GetResponseResponse>(
+      ctx, std::move(respond), std::move(request),
+      [responses](auto* c, auto* q, auto* r, auto done) {
+        responses->async()->GetResponse(c, q, r, std::move(done));
+      },
+      [](const rv1::GetResponseResponse& r) {
+        return jsonResponse(200, renderResponse(r.response()));
+      });
+}
+
+// The link's version, read with the API key so that its existence is usually known from the
+// gateway's link cache.
+Prefetch linkVersion() {
+  return [](const RequestContext& ctx) {
+    auto keys = LinkDocuments::prefetchKeys(ctx.params.at(0));
+    keys.resize(1);
+    return keys;
+  };
+}
+
+}  // namespace
+
+void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents) {
+  Stub responses = rv1::ResponsesService::NewStub(backends.responses);
+
+  routes.add(Method::kGet, "/v1/links/{uuid}/responses/",
+             {withKey(scopes::kResponsesRead),
+              [responses, &documents](const ContextPtr& ctx, Respond respond) {
+                auto request = listRequestFrom(*ctx);
+                request.set_link_uuid(ctx->params.at(0));
+                documents.require(
+                    ctx, ctx->params.at(0), ctx->prefetchedAt(0),
+                    [responses, ctx, respond, request = std::move(request)]() mutable {
+                      list(responses, ctx, respond, std::move(request));
+                    },
+                    respond);
+              },
+              linkVersion()});
+
+  routes.add(Method::kGet, "/v1/links/{uuid}/responses/{uuid}/",
+             {withKey(scopes::kResponsesRead),
+              [responses, &documents](const ContextPtr& ctx, Respond respond) {
+                documents.require(
+                    ctx, ctx->params.at(0), ctx->prefetchedAt(0),
+                    [responses, ctx, respond] {
+                      detail(responses, ctx, respond, ctx->params.at(0), ctx->params.at(1));
+                    },
+                    respond);
+              },
+              linkVersion()});
+
+  routes.add(Method::kGet, "/v1/responses/",
+             {withKey(scopes::kResponsesRead), [responses](const ContextPtr& ctx, Respond respond) {
+                auto request = listRequestFrom(*ctx);
+                if (auto link = Query(ctx->request.query()).get("link_uuid")) {
+                  if (!isUuid(*link)) invalidParameter("link_uuid", "must be a UUID");
+                  request.set_link_uuid(*link);
+                }
+                list(responses, ctx, std::move(respond), std::move(request));
+              }});
+}
+
+}  // namespace feedback::gateway

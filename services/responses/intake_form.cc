@@ -1,0 +1,93 @@
+#include "services/responses/intake_form.h"
+
+#include <boost/json/parse.hpp>
+
+#include "common/core/errors.h"
+#include "common/core/ids.h"
+#include "common/core/json_text.h"
+#include "common/questions/answer_rules.h"
+
+namespace feedback::responses {
+namespace {
+
+namespace lv1 = feedback::links::v1;
+
+boost::json::object objectOf(const std::string& json) {
+  if (json.empty()) return {};
+  boost::system::error_code ec;
+  auto value = boost::json::parse(json, ec);
+  if (ec || !value.is_object()) {
+    throw ApiError(ErrorCode::kValidationError, "A question of the link is malformed.");
+  }
+  return std::move(value.as_object());
+}
+
+std::vector<questions::Question> questionsOf(const lv1::Link& link) {
+  std::vector<questions::Question> out;
+  out.reserve(static_cast<std::size_t>(link.questions_size()));
+  for (const auto& q : link.questions()) {
+    questions::Question question;
+    question.uuid = q.uuid();
+    question.field_key = q.field_key();
+    question.prompt = q.prompt();
+    question.response_type = q.response_type();
+    question.configuration = objectOf(q.configuration_json());
+    question.condition = objectOf(q.condition_json());
+    question.required = q.required();
+    question.fallback_to_text = q.fallback_to_text();
+    out.push_back(std::move(question));
+  }
+  return out;
+}
+
+}  // namespace
+
+IntakeForm::IntakeForm(const feedback::responses::v1::IntakeLink& link)
+    : workspace_uuid_(link.workspace_uuid()), link_(link.link()), rules_(questionsOf(link.link())) {
+  if (!isUuid(workspace_uuid_) || !isUuid(link_.uuid())) {
+    throw ApiError(ErrorCode::kValidationError, "The link and its workspace must be given.",
+                   {{"link", "needs workspace_uuid and link.uuid"}});
+  }
+}
+
+void IntakeForm::requireActive() const {
+  if (link_.status() != "active") {
+    throw ApiError(ErrorCode::kLinkPaused, "This feedback link is paused and takes no responses.");
+  }
+}
+
+feedback::responses::v1::Answer makeAnswer(const questions::Question& question,
+                                           const boost::json::value& value, std::string uuid) {
+  feedback::responses::v1::Answer a;
+  a.set_uuid(uuid.empty() ? newUuid() : std::move(uuid));
+  a.set_question_uuid(question.uuid);
+  a.set_field_key(question.field_key);
+  a.set_response_type(question.response_type);
+  a.set_question_text(question.prompt);
+  if (!value.is_null()) a.set_value_json(jsonText(value));
+  a.set_ai_insights_json("{}");
+  if (value.is_null()) return a;
+  if (question.response_type == "rating") {
+    auto details = questions::ratingDetails(question, value);
+    auto* out = a.mutable_rating_details();
+    out->set_value(details.value);
+    out->set_max_value(details.max_value);
+    out->set_scale_type(details.scale_type);
+  } else if (question.response_type == "image_choice") {
+    if (auto card = questions::selectedCard(question, value)) {
+      auto* out = a.mutable_selected_card();
+      out->set_card_id(card->card_id);
+      out->set_label(card->label);
+      out->set_media_url(card->media_url);
+      out->set_media_type(card->media_type);
+    }
+  }
+  return a;
+}
+
+boost::json::value valueOf(const feedback::responses::v1::Answer& answer) {
+  if (answer.value_json().empty()) return nullptr;
+  return boost::json::parse(answer.value_json());
+}
+
+}  // namespace feedback::responses

@@ -1,0 +1,37 @@
+#pragma once
+// A link as the intake's rules see it, and the answers built from it. An answer keeps the
+// question as it was asked (uuid, field_key, type, prompt), so it outlives edits and the
+// deletion of its link.
+
+#include <boost/json/value.hpp>
+#include <string>
+
+#include "common/questions/form_rules.h"
+#include "feedback/responses/v1/responses.pb.h"
+
+namespace feedback::responses {
+
+class IntakeForm {
+ public:
+  // VALIDATION_ERROR when the caller's link is malformed (an internal caller's mistake).
+  explicit IntakeForm(const feedback::responses::v1::IntakeLink& link);
+
+  const std::string& workspaceUuid() const { return workspace_uuid_; }
+  const feedback::links::v1::Link& link() const { return link_; }
+  const questions::FormRules& rules() const { return rules_; }
+  // LINK_PAUSED unless the link takes responses.
+  void requireActive() const;
+
+ private:
+  std::string workspace_uuid_;
+  const feedback::links::v1::Link& link_;
+  questions::FormRules rules_;
+};
+
+// The answer to `question` holding `value` (null for none); `uuid` empty for a new answer.
+feedback::responses::v1::Answer makeAnswer(const questions::Question& question,
+                                           const boost::json::value& value, std::string uuid);
+// The value of a stored answer (null when it has none).
+boost::json::value valueOf(const feedback::responses::v1::Answer& answer);
+
+}  // namespace feedback::responses

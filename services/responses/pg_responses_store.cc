@@ -1,0 +1,372 @@
+#include "services/responses/pg_responses_store.h"
+
+#include <boost/json/parse.hpp>
+#include <pqxx/pqxx>
+
+#include "common/core/crypto.h"
+#include "common/core/errors.h"
+#include "services/responses/stored_answers.h"
+
+namespace feedback::responses {
+namespace {
+
+namespace rv1 = feedback::responses::v1;
+
+#define MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
+#define FROM_MICROS(param) "('epoch'::timestamptz + (" param ")::bigint * interval '1 microsecond')"
+#define RESPONSE_COLUMNS                                                                      \
+  "uuid, session_id, link_uuid, status, respondent_email, " MICROS("started_at") ", " MICROS( \
+      "submitted_at") ", answers, workspace_uuid, token_hash"
+
+// A response with its events (one or two: the second slot is empty for a response in
+// progress) and its count, in one statement: committed on its own, all or nothing.
+constexpr const char* kInsertResponse = "responses_insert_response";
+constexpr const char* kInsertResponseSql =
+    "WITH response AS ("
+    "  INSERT INTO responses.responses (uuid, workspace_uuid, link_uuid, session_id, token_hash,"
+    "    status, respondent_email, answers, search_text, started_at, submitted_at, sort_at)"
+    "  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, " FROM_MICROS("$10") ", " FROM_MICROS(
+        "$11") ", " FROM_MICROS("COALESCE($11, $10)") ")),"
+    " events AS ("
+    "  INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid, response_uuid,"
+    "    payload)"
+    "  SELECT e.event_id::uuid, e.type, $2, $3, $1, e.payload"
+    "  FROM (VALUES ($12, $13, $14), ($15, $16, $17)) AS e (event_id, type, payload)"
+    "  WHERE e.event_id IS NOT NULL),"
+    " counted AS ("
+    "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
+    "  VALUES ($3, $18, $2, 1, $19)"
+    "  ON CONFLICT (link_uuid, shard) DO UPDATE SET started = link_counts.started + 1,"
+    "    completed = link_counts.completed + EXCLUDED.completed)"
+    " SELECT 1";
+
+constexpr const char* kSelectForUpdate = "responses_select_for_update";
+constexpr const char* kSelectForUpdateSql =
+    "SELECT " RESPONSE_COLUMNS
+    " FROM responses.responses WHERE workspace_uuid = $1 AND uuid = $2 FOR UPDATE";
+
+constexpr const char* kSelectResponse = "responses_select_response";
+constexpr const char* kSelectResponseSql = "SELECT " RESPONSE_COLUMNS
+                                           " FROM responses.responses WHERE workspace_uuid = $1 "
+                                           "AND uuid = $2";
+
+// A changed response, with its event (if any) and, when it completes, its count.
+constexpr const char* kSaveResponse = "responses_save_response";
+constexpr const char* kSaveResponseSql =
+    "WITH saved AS ("
+    "  UPDATE responses.responses SET status = $2, answers = $3, search_text = $4,"
+    "    submitted_at = " FROM_MICROS("$5") ", sort_at = COALESCE(" FROM_MICROS(
+        "$5") ", started_at)"
+              "  WHERE uuid = $1 RETURNING workspace_uuid, link_uuid),"
+              " events AS ("
+              "  INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid,"
+              "    response_uuid, payload)"
+              "  SELECT $6::uuid, $7, saved.workspace_uuid, saved.link_uuid, $1, $8 FROM saved"
+              "  WHERE $6 IS NOT NULL),"
+              " counted AS ("
+              "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started,"
+              "    completed)"
+              "  SELECT saved.link_uuid, $9, saved.workspace_uuid, 0, 1 FROM saved WHERE $10"
+              "  ON CONFLICT (link_uuid, shard) DO UPDATE"
+              "    SET completed = link_counts.completed + 1)"
+              " SELECT 1";
+
+constexpr const char* kCompletedCounts = "responses_completed_counts";
+constexpr const char* kCompletedCountsSql =
+    "SELECT link_uuid::text, sum(completed)::bigint FROM responses.link_counts "
+    "WHERE workspace_uuid = $1 AND link_uuid = ANY($2::uuid[]) GROUP BY link_uuid";
+
+// Counts without search or time bounds come from link_counts: a handful of rows, not a scan.
+constexpr const char* kLinkTotals = "responses_link_totals";
+constexpr const char* kLinkTotalsSql =
+    "SELECT COALESCE(sum(started), 0)::bigint, COALESCE(sum(completed), 0)::bigint "
+    "FROM responses.link_counts WHERE workspace_uuid = $1 AND link_uuid = $2";
+constexpr const char* kWorkspaceTotals = "responses_workspace_totals";
+constexpr const char* kWorkspaceTotalsSql =
+    "SELECT COALESCE(sum(started), 0)::bigint, COALESCE(sum(completed), 0)::bigint "
+    "FROM responses.link_counts WHERE workspace_uuid = $1";
+
+// List and count statements are assembled from these parts; each shape is prepared once per
+// connection. A search is planned for its own pattern every time instead (an unnamed
+// statement): a generic plan cannot know whether the pattern is rare enough for the trigram
+// index.
+constexpr const char* kListSelect = "SELECT " RESPONSE_COLUMNS " FROM responses.responses WHERE ";
+constexpr const char* kCountSelect = "SELECT count(*) FROM responses.responses WHERE ";
+constexpr const char* kInWorkspace = "workspace_uuid = $";
+constexpr const char* kOfLink = " AND link_uuid = $";
+constexpr const char* kWithStatus = " AND status = $";
+// Followed by the parameter's number: microseconds since the epoch.
+constexpr const char* kSortedFrom =
+    " AND sort_at >= 'epoch'::timestamptz + interval '1 microsecond' * $";
+constexpr const char* kSortedUntil =
+    " AND sort_at <= 'epoch'::timestamptz + interval '1 microsecond' * $";
+constexpr const char* kMatching = " AND search_text ILIKE $";
+
+#undef RESPONSE_COLUMNS
+#undef FROM_MICROS
+#undef MICROS
+
+// Time bounds when none is given: the years 1 and 9999.
+constexpr int64_t kEarliest = -62135596800000000;
+constexpr int64_t kLatest = 253402300799999999;
+
+// Rows of link_counts per link: submissions into one link spread over them.
+constexpr int kCountShards = 16;
+
+// Each worker thread (one connection each) writes its own row of a link's counts, so that
+// concurrent submissions rarely wait for each other's row lock.
+int countShard() {
+  static thread_local const int shard =
+      static_cast<unsigned char>(crypto::randomBytes(1)[0]) % kCountShards;
+  return shard;
+}
+
+struct QueryShape {
+  bool link = false;        // one link, or the whole workspace
+  bool one_status = false;  // completed or in_progress, or both
+  bool search = false;
+  std::optional<Ordering> order;  // nullopt: count
+};
+
+const char* orderBy(Ordering o) {
+  switch (o) {
+    case Ordering::kSubmittedAsc:
+      return " ORDER BY sort_at, uuid";
+    case Ordering::kSubmittedDesc:
+      return " ORDER BY sort_at DESC, uuid DESC";
+    case Ordering::kEmailAsc:
+      return " ORDER BY respondent_email, sort_at, uuid";
+    case Ordering::kEmailDesc:
+      return " ORDER BY respondent_email DESC, sort_at DESC, uuid DESC";
+  }
+  return "";
+}
+
+std::string nameOf(const QueryShape& s) {
+  std::string name = s.order ? "responses_list" : "responses_count";
+  if (s.link) name += "_link";
+  if (s.one_status) name += "_status";
+  if (s.order) name += "_" + std::to_string(static_cast<int>(*s.order));
+  return name;
+}
+
+// Parameters in order: workspace, [link], [status], since, until, [pattern], [limit, offset].
+std::string sqlOf(const QueryShape& s) {
+  int n = 1;
+  auto next = [&n] { return std::to_string(n++); };
+  std::string sql = s.order ? kListSelect : kCountSelect;
+  sql += kInWorkspace + next();
+  if (s.link) sql += kOfLink + next();
+  if (s.one_status) sql += kWithStatus + next();
+  sql += kSortedFrom + next() + "::bigint";
+  sql += kSortedUntil + next() + "::bigint";
+  if (s.search) sql += kMatching + next();
+  if (s.order) {
+    sql += orderBy(*s.order);
+    sql += " LIMIT $" + next();
+    sql += " OFFSET $" + next();
+  }
+  return sql;
+}
+
+QueryShape shapeOf(const ResponseFilter& f, std::optional<Ordering> order) {
+  return {!f.link_uuid.empty(), f.status != StatusFilter::kAll, !f.search.empty(), order};
+}
+
+std::vector<std::string> paramsOf(const ResponseFilter& f, const QueryShape& s, int64_t offset,
+                                  int limit) {
+  std::vector<std::string> params{f.workspace_uuid};
+  if (s.link) params.push_back(f.link_uuid);
+  if (s.one_status) {
+    params.emplace_back(f.status == StatusFilter::kCompleted ? "completed" : "in_progress");
+  }
+  params.push_back(std::to_string(f.since_micros.value_or(kEarliest)));
+  params.push_back(std::to_string(f.until_micros.value_or(kLatest)));
+  if (s.search) params.push_back(containsPattern(f.search));
+  if (s.order) {
+    params.push_back(std::to_string(limit));
+    params.push_back(std::to_string(offset));
+  }
+  return params;
+}
+
+pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
+                      const std::vector<std::string>& params) {
+  auto values = pqxx::prepare::make_dynamic_params(params);
+  if (shape.search) return tx.exec_params(sqlOf(shape), values);
+  return tx.exec_prepared(nameOf(shape), values);
+}
+
+const char* optional(bool present, const std::string& value) {
+  return present ? value.c_str() : nullptr;
+}
+
+StoredResponse storedFrom(const pqxx::row& row) {
+  StoredResponse out;
+  auto& r = out.response;
+  r.set_uuid(row[0].as<std::string>());
+  r.set_session_id(row[1].as<std::string>());
+  r.set_link_uuid(row[2].as<std::string>());
+  r.set_status(row[3].as<std::string>());
+  if (!row[4].is_null()) r.set_respondent_email(row[4].as<std::string>());
+  r.set_started_at_micros(row[5].as<int64_t>());
+  if (!row[6].is_null()) r.set_submitted_at_micros(row[6].as<int64_t>());
+  readAnswers(std::string_view(row[7].c_str(), row[7].size()), r);
+  out.workspace_uuid = row[8].as<std::string>();
+  out.token_hash = row[9].as<std::string>();
+  return out;
+}
+
+void appendSearchable(std::string& out, std::string_view text) {
+  if (text.empty()) return;
+  if (!out.empty()) out += '\n';
+  for (char c : text) out += c == '\0' ? ' ' : c;
+}
+
+void appendSearchable(std::string& out, const boost::json::value& value) {
+  if (value.is_string()) return appendSearchable(out, std::string_view(value.get_string()));
+  if (!value.is_array()) return;
+  for (const auto& item : value.get_array()) appendSearchable(out, item);
+}
+
+}  // namespace
+
+std::string searchTextOf(const rv1::Response& response) {
+  std::string out;
+  appendSearchable(out, response.respondent_email());
+  for (const auto& a : response.answers()) {
+    if (!a.value_json().empty()) appendSearchable(out, boost::json::parse(a.value_json()));
+    if (a.has_transcription()) appendSearchable(out, a.transcription());
+  }
+  return out;
+}
+
+std::string containsPattern(std::string_view search) {
+  std::string out = "%";
+  for (char c : search) {
+    if (c == '%' || c == '_' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '%';
+  return out;
+}
+
+void PgResponsesStore::prepare(pqxx::connection& c) {
+  c.prepare(kInsertResponse, kInsertResponseSql);
+  c.prepare(kSelectForUpdate, kSelectForUpdateSql);
+  c.prepare(kSelectResponse, kSelectResponseSql);
+  c.prepare(kSaveResponse, kSaveResponseSql);
+  c.prepare(kCompletedCounts, kCompletedCountsSql);
+  c.prepare(kLinkTotals, kLinkTotalsSql);
+  c.prepare(kWorkspaceTotals, kWorkspaceTotalsSql);
+  for (bool link : {false, true}) {
+    for (bool one_status : {false, true}) {
+      for (std::optional<Ordering> order :
+           {std::optional<Ordering>(), std::optional(Ordering::kSubmittedAsc),
+            std::optional(Ordering::kSubmittedDesc), std::optional(Ordering::kEmailAsc),
+            std::optional(Ordering::kEmailDesc)}) {
+        QueryShape shape{link, one_status, false, order};
+        c.prepare(nameOf(shape), sqlOf(shape));
+      }
+    }
+  }
+}
+
+void PgResponsesStore::insertResponse(const StoredResponse& stored,
+                                      const std::vector<OutboxEvent>& events) {
+  if (events.empty() || events.size() > 2) {
+    throw ApiError(ErrorCode::kInternalError, "A new response has one or two events.");
+  }
+  const auto& r = stored.response;
+  const bool completed = r.submitted_at_micros() != 0;
+  const OutboxEvent* second = events.size() > 1 ? &events[1] : nullptr;
+  const std::string submitted = std::to_string(r.submitted_at_micros());
+  pqxx::nontransaction tx(connection_);
+  tx.exec_prepared(
+      kInsertResponse, r.uuid(), stored.workspace_uuid, r.link_uuid(), r.session_id(),
+      stored.token_hash, r.status(), optional(r.has_respondent_email(), r.respondent_email()),
+      answersJson(r), searchTextOf(r), r.started_at_micros(), optional(completed, submitted),
+      events[0].event_id, events[0].type, events[0].payload,
+      second ? second->event_id.c_str() : nullptr, second ? second->type.c_str() : nullptr,
+      second ? second->payload.c_str() : nullptr, countShard(), completed ? 1 : 0);
+}
+
+bool PgResponsesStore::updateResponse(
+    const std::string& workspace_uuid, const std::string& response_uuid,
+    const std::function<std::optional<Change>(StoredResponse&)>& apply) {
+  pqxx::work tx(connection_);
+  auto rows = tx.exec_prepared(kSelectForUpdate, workspace_uuid, response_uuid);
+  if (rows.empty()) return false;
+  StoredResponse stored = storedFrom(rows[0]);
+  auto change = apply(stored);
+  if (!change) return true;
+  if (change->events.size() > 1) {
+    throw ApiError(ErrorCode::kInternalError, "A change to a response has at most one event.");
+  }
+  const auto& r = stored.response;
+  const OutboxEvent* event = change->events.empty() ? nullptr : &change->events[0];
+  const std::string submitted = std::to_string(r.submitted_at_micros());
+  tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), answersJson(r), searchTextOf(r),
+                   optional(r.submitted_at_micros() != 0, submitted),
+                   event ? event->event_id.c_str() : nullptr, event ? event->type.c_str() : nullptr,
+                   event ? event->payload.c_str() : nullptr, countShard(), change->completes);
+  tx.commit();
+  return true;
+}
+
+std::optional<StoredResponse> PgResponsesStore::findResponse(const std::string& workspace_uuid,
+                                                             const std::string& response_uuid) {
+  pqxx::nontransaction tx(connection_);
+  auto rows = tx.exec_prepared(kSelectResponse, workspace_uuid, response_uuid);
+  if (rows.empty()) return std::nullopt;
+  return storedFrom(rows[0]);
+}
+
+int64_t PgResponsesStore::countResponses(const ResponseFilter& f) {
+  pqxx::nontransaction tx(connection_);
+  if (f.search.empty() && !f.since_micros && !f.until_micros) {
+    auto row = f.link_uuid.empty() ? tx.exec_prepared1(kWorkspaceTotals, f.workspace_uuid)
+                                   : tx.exec_prepared1(kLinkTotals, f.workspace_uuid, f.link_uuid);
+    const int64_t started = row[0].as<int64_t>(), completed = row[1].as<int64_t>();
+    switch (f.status) {
+      case StatusFilter::kCompleted:
+        return completed;
+      case StatusFilter::kInProgress:
+        return started - completed;
+      case StatusFilter::kAll:
+        return started;
+    }
+  }
+  QueryShape shape = shapeOf(f, std::nullopt);
+  return runQuery(tx, shape, paramsOf(f, shape, 0, 0))[0][0].as<int64_t>();
+}
+
+std::vector<rv1::Response> PgResponsesStore::listResponses(const ResponseFilter& f,
+                                                           Ordering ordering, int64_t offset,
+                                                           int limit) {
+  pqxx::nontransaction tx(connection_);
+  QueryShape shape = shapeOf(f, ordering);
+  std::vector<rv1::Response> out;
+  for (const auto& row : runQuery(tx, shape, paramsOf(f, shape, offset, limit))) {
+    out.push_back(std::move(storedFrom(row).response));
+  }
+  return out;
+}
+
+std::map<std::string, int64_t> PgResponsesStore::completedCounts(
+    const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) {
+  std::string array = "{";
+  for (const auto& uuid : link_uuids) {
+    if (array.size() > 1) array += ',';
+    array += uuid;
+  }
+  array += '}';
+  pqxx::nontransaction tx(connection_);
+  std::map<std::string, int64_t> out;
+  for (const auto& row : tx.exec_prepared(kCompletedCounts, workspace_uuid, array)) {
+    out[row[0].as<std::string>()] = row[1].as<int64_t>();
+  }
+  return out;
+}
+
+}  // namespace feedback::responses

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <pqxx/connection>
+
+#include "services/responses/responses_store.h"
+
+namespace feedback::responses {
+
+// ResponsesStore on PostgreSQL (schema `responses`), through prepared statements. A new
+// response, its events and its count are one statement (committed on its own); a change to a
+// started response is one transaction.
+class PgResponsesStore final : public ResponsesStore {
+ public:
+  explicit PgResponsesStore(pqxx::connection& connection) : connection_(connection) {}
+  static void prepare(pqxx::connection& connection);
+
+  void insertResponse(const StoredResponse& response,
+                      const std::vector<OutboxEvent>& events) override;
+  bool updateResponse(const std::string& workspace_uuid, const std::string& response_uuid,
+                      const std::function<std::optional<Change>(StoredResponse&)>& apply) override;
+  std::optional<StoredResponse> findResponse(const std::string& workspace_uuid,
+                                             const std::string& response_uuid) override;
+  int64_t countResponses(const ResponseFilter& filter) override;
+  std::vector<feedback::responses::v1::Response> listResponses(const ResponseFilter& filter,
+                                                               Ordering ordering, int64_t offset,
+                                                               int limit) override;
+  std::map<std::string, int64_t> completedCounts(
+      const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) override;
+
+ private:
+  pqxx::connection& connection_;
+};
+
+// What `search` looks in: the email, every text value (strings, also inside lists) and every
+// transcription, one per line. U+0000 (which text cannot hold) becomes a space.
+std::string searchTextOf(const feedback::responses::v1::Response& response);
+// The ILIKE pattern that finds `search` anywhere, its wildcards taken literally.
+std::string containsPattern(std::string_view search);
+
+}  // namespace feedback::responses

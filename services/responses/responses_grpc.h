@@ -1,0 +1,44 @@
+#pragma once
+
+#include "common/core/counters.h"
+#include "common/pg/pg_pool.h"
+#include "feedback/responses/v1/responses.grpc.pb.h"
+#include "services/responses/responses_service.h"
+
+namespace feedback::responses {
+
+// Thin adapter: every RPC runs ResponsesService on the worker pool with a PgResponsesStore.
+class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
+ public:
+  ResponsesGrpc(ResponsesService& service, PgPool& pool, Counters& counters)
+      : service_(service), pool_(pool), counters_(counters) {}
+
+  grpc::ServerUnaryReactor* StartResponse(grpc::CallbackServerContext* context,
+                                          const v1::StartResponseRequest* request,
+                                          v1::StartResponseResponse* response) override;
+  grpc::ServerUnaryReactor* SaveAnswer(grpc::CallbackServerContext* context,
+                                       const v1::SaveAnswerRequest* request,
+                                       v1::SaveAnswerResponse* response) override;
+  grpc::ServerUnaryReactor* SubmitResponse(grpc::CallbackServerContext* context,
+                                           const v1::SubmitResponseRequest* request,
+                                           v1::SubmitResponseResponse* response) override;
+  grpc::ServerUnaryReactor* CreateCompletedResponse(
+      grpc::CallbackServerContext* context, const v1::CreateCompletedResponseRequest* request,
+      v1::CreateCompletedResponseResponse* response) override;
+  grpc::ServerUnaryReactor* ListResponses(grpc::CallbackServerContext* context,
+                                          const v1::ListResponsesRequest* request,
+                                          v1::ListResponsesResponse* response) override;
+  grpc::ServerUnaryReactor* GetResponse(grpc::CallbackServerContext* context,
+                                        const v1::GetResponseRequest* request,
+                                        v1::GetResponseResponse* response) override;
+  grpc::ServerUnaryReactor* CountResponses(grpc::CallbackServerContext* context,
+                                           const v1::CountResponsesRequest* request,
+                                           v1::CountResponsesResponse* response) override;
+
+ private:
+  ResponsesService& service_;
+  PgPool& pool_;
+  Counters& counters_;
+};
+
+}  // namespace feedback::responses

@@ -1,0 +1,319 @@
+#include "services/responses/responses_service.h"
+
+#include <algorithm>
+#include <boost/json/parse.hpp>
+
+#include "common/core/crypto.h"
+#include "common/core/errors.h"
+#include "common/core/ids.h"
+#include "common/core/pagination.h"
+#include "common/core/text.h"
+#include "common/core/time.h"
+#include "common/questions/answer_rules.h"
+#include "services/responses/events.h"
+#include "services/responses/intake_form.h"
+
+namespace feedback::responses {
+namespace {
+
+constexpr std::size_t kTokenLength = 32;
+constexpr std::string_view kInProgress = "in_progress";
+constexpr std::string_view kCompleted = "completed";
+
+[[noreturn]] void noSuchResponse() {
+  throw ApiError(ErrorCode::kNotFound, "No such response.");
+}
+
+std::optional<std::string> respondentEmail(bool given, const std::string& email) {
+  if (!given) return std::nullopt;
+  if (!questions::isEmailAddress(email)) {
+    throw ApiError(ErrorCode::kValidationError,
+                   "'respondent_email' must be an email address such as name@example.com.",
+                   {{"respondent_email", "must be an email address"}});
+  }
+  return email;
+}
+
+// A given value; null when empty. Text that is not JSON (only internal callers can send it)
+// is an invalid answer like any other.
+boost::json::value givenValue(const v1::AnswerInput& input) {
+  if (input.value_json().empty()) return nullptr;
+  boost::system::error_code ec;
+  auto value = boost::json::parse(input.value_json(), ec);
+  if (ec) {
+    throw ApiError(ErrorCode::kInvalidAnswer, "An answer is not JSON.",
+                   {{input.field_key(), "is not JSON"}});
+  }
+  return value;
+}
+
+questions::AnswerValues valuesOf(const google::protobuf::RepeatedPtrField<v1::AnswerInput>& given) {
+  questions::AnswerValues out;
+  for (const auto& input : given) out[input.field_key()] = givenValue(input);
+  return out;
+}
+
+// The answers a completed response keeps, built from the rules' verdict; answers that were
+// saved before keep their uuids.
+void keepAnswers(const std::vector<questions::KeptAnswer>& kept, v1::Response& response) {
+  std::map<std::string, std::string> saved_uuids;
+  for (const auto& a : response.answers()) saved_uuids[a.question_uuid()] = a.uuid();
+  response.clear_answers();
+  for (const auto& k : kept) {
+    auto it = saved_uuids.find(k.question->uuid);
+    *response.add_answers() =
+        makeAnswer(*k.question, k.value, it == saved_uuids.end() ? "" : it->second);
+  }
+}
+
+// A call on a started response: the token matches (compared in constant time), the
+// response belongs to this link and is still open, and the link takes responses.
+void requireOpen(const StoredResponse& stored, const std::string& token, const IntakeForm& form) {
+  if (!crypto::constantTimeEquals(crypto::sha256Hex(token), stored.token_hash) ||
+      stored.response.link_uuid() != form.link().uuid()) {
+    noSuchResponse();
+  }
+  if (stored.response.status() == kCompleted) {
+    throw ApiError(ErrorCode::kResponseAlreadySubmitted,
+                   "This response was already submitted and cannot change.");
+  }
+  form.requireActive();
+}
+
+StatusFilter statusFilter(const std::string& status) {
+  if (status.empty() || status == kCompleted) return StatusFilter::kCompleted;
+  if (status == kInProgress) return StatusFilter::kInProgress;
+  if (status == "all") return StatusFilter::kAll;
+  throw ApiError(ErrorCode::kValidationError, "'status' must be completed, in_progress or all.",
+                 {{"status", "must be completed, in_progress or all"}});
+}
+
+Ordering ordering(const std::string& name) {
+  if (name.empty() || name == "-submitted_at") return Ordering::kSubmittedDesc;
+  if (name == "submitted_at") return Ordering::kSubmittedAsc;
+  if (name == "respondent_email") return Ordering::kEmailAsc;
+  if (name == "-respondent_email") return Ordering::kEmailDesc;
+  throw ApiError(ErrorCode::kInvalidOrdering,
+                 "'ordering' must be one of submitted_at, -submitted_at, respondent_email, "
+                 "-respondent_email.",
+                 {{"ordering", "unknown ordering '" + name + "'"}});
+}
+
+Ordering reversed(Ordering o) {
+  switch (o) {
+    case Ordering::kSubmittedAsc:
+      return Ordering::kSubmittedDesc;
+    case Ordering::kSubmittedDesc:
+      return Ordering::kSubmittedAsc;
+    case Ordering::kEmailAsc:
+      return Ordering::kEmailDesc;
+    case Ordering::kEmailDesc:
+      return Ordering::kEmailAsc;
+  }
+  return o;
+}
+
+void requireUuid(const std::string& text, const char* name) {
+  if (!isUuid(text)) {
+    throw ApiError(ErrorCode::kValidationError, std::string("'") + name + "' must be a UUID.",
+                   {{name, "must be a UUID"}});
+  }
+}
+
+}  // namespace
+
+std::string newResponseToken() {
+  return crypto::randomBase62(kTokenLength);
+}
+
+void ResponsesService::publishCount(ResponsesStore& store, const std::string& workspace_uuid,
+                                    const std::string& link_uuid) {
+  auto counts = store.completedCounts(workspace_uuid, {link_uuid});
+  counts_.publish(link_uuid, counts[link_uuid]);
+}
+
+v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore& store,
+                                                          const v1::StartResponseRequest& request) {
+  IntakeForm form(request.link());
+  form.requireActive();
+  StoredResponse stored;
+  stored.workspace_uuid = form.workspaceUuid();
+  auto& r = stored.response;
+  r.set_uuid(newUuid());
+  r.set_session_id(newUuid());
+  r.set_link_uuid(form.link().uuid());
+  r.set_status(std::string(kInProgress));
+  if (auto email = respondentEmail(request.has_respondent_email(), request.respondent_email())) {
+    r.set_respondent_email(*email);
+  }
+  r.set_started_at_micros(nowMicros());
+  const std::string token = newResponseToken();
+  stored.token_hash = crypto::sha256Hex(token);
+  store.insertResponse(stored, {makeEvent(kResponseStarted, r.started_at_micros(), form, r)});
+  v1::StartResponseResponse response;
+  response.set_uuid(r.uuid());
+  response.set_session_id(r.session_id());
+  response.set_token(token);
+  return response;
+}
+
+v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
+                                                    const v1::SaveAnswerRequest& request) {
+  IntakeForm form(request.link());
+  if (!isUuid(request.response_uuid())) noSuchResponse();
+  const auto& field_key = request.answer().field_key();
+  const questions::Question* question = form.rules().find(field_key);
+  if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
+  const boost::json::value value = givenValue(request.answer());
+  if (!value.is_null()) {
+    if (auto problem = questions::FormRules::answerProblem(*question, value)) {
+      throw ApiError(ErrorCode::kInvalidAnswer,
+                     "The answer to '" + field_key + "' " + *problem + ".",
+                     {{field_key, *problem}});
+    }
+  }
+
+  v1::SaveAnswerResponse response;
+  bool found = store.updateResponse(
+      form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
+        requireOpen(stored, request.token(), form);
+        auto* answers = stored.response.mutable_answers();
+        std::string uuid;
+        for (int i = 0; i < answers->size(); ++i) {
+          if (answers->Get(i).field_key() != field_key) continue;
+          uuid = answers->Get(i).uuid();
+          answers->DeleteSubrange(i, 1);
+          break;
+        }
+        *response.mutable_answer() = makeAnswer(*question, value, uuid);
+        if (!value.is_null()) *answers->Add() = response.answer();
+        return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
+      });
+  if (!found) noSuchResponse();
+  return response;
+}
+
+v1::SubmitResponseResponse ResponsesService::submitResponse(
+    ResponsesStore& store, const v1::SubmitResponseRequest& request) {
+  IntakeForm form(request.link());
+  if (!isUuid(request.response_uuid())) noSuchResponse();
+  const questions::AnswerValues given = valuesOf(request.answers());
+  form.rules().checkAnswers(given);
+
+  v1::SubmitResponseResponse response;
+  bool found = store.updateResponse(
+      form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
+        requireOpen(stored, request.token(), form);
+        auto& r = stored.response;
+        // Saved answers, where the question still exists, then the ones given now.
+        questions::AnswerValues merged;
+        for (const auto& a : r.answers()) {
+          if (form.rules().find(a.field_key())) merged[a.field_key()] = valueOf(a);
+        }
+        for (const auto& [key, value] : given) merged[key] = value;
+        form.rules().checkAnswers(merged);
+        keepAnswers(form.rules().complete(merged), r);
+        r.set_status(std::string(kCompleted));
+        r.set_submitted_at_micros(nowMicros());
+        *response.mutable_response() = r;
+        return std::optional<ResponsesStore::Change>(ResponsesStore::Change{
+            {makeEvent(kResponseSubmitted, r.submitted_at_micros(), form, r)}, true});
+      });
+  if (!found) noSuchResponse();
+  publishCount(store, form.workspaceUuid(), form.link().uuid());
+  return response;
+}
+
+v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
+    ResponsesStore& store, const v1::CreateCompletedResponseRequest& request) {
+  IntakeForm form(request.link());
+  form.requireActive();
+  const questions::AnswerValues given = valuesOf(request.answers());
+  form.rules().checkAnswers(given);
+  auto kept = form.rules().complete(given);
+
+  StoredResponse stored;
+  stored.workspace_uuid = form.workspaceUuid();
+  auto& r = stored.response;
+  r.set_uuid(newUuid());
+  r.set_session_id(newUuid());
+  r.set_link_uuid(form.link().uuid());
+  r.set_status(std::string(kCompleted));
+  if (auto email = respondentEmail(request.has_respondent_email(), request.respondent_email())) {
+    r.set_respondent_email(*email);
+  }
+  const int64_t now = nowMicros();
+  r.set_started_at_micros(now);
+  r.set_submitted_at_micros(now);
+  keepAnswers(kept, r);
+  // Nobody can continue a response completed in one call: its token is never shown.
+  stored.token_hash = crypto::sha256Hex(newResponseToken());
+
+  // Both events describe the completed response, as it was stored.
+  store.insertResponse(stored, {makeEvent(kResponseStarted, now, form, r),
+                                makeEvent(kResponseSubmitted, now, form, r)});
+  publishCount(store, form.workspaceUuid(), form.link().uuid());
+  v1::CreateCompletedResponseResponse response;
+  *response.mutable_response() = std::move(r);
+  return response;
+}
+
+v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
+                                                          const v1::ListResponsesRequest& request) {
+  const Page page = normalizePage(request.page());
+  ResponseFilter filter;
+  filter.workspace_uuid = request.caller().workspace().uuid();
+  if (!request.link_uuid().empty()) requireUuid(request.link_uuid(), "link_uuid");
+  filter.link_uuid = request.link_uuid();
+  filter.status = statusFilter(request.status());
+  requireStorableText(request.search(), "search");
+  filter.search = request.search();
+  if (request.has_since_micros()) filter.since_micros = request.since_micros();
+  if (request.has_until_micros()) filter.until_micros = request.until_micros();
+  const Ordering order = ordering(request.ordering());
+
+  v1::ListResponsesResponse response;
+  const int64_t count = store.countResponses(filter);
+  response.set_count(count);
+  requirePageExists(page, count);
+  const int64_t offset = page.offset();
+  if (offset >= count) return response;
+  // Past the middle the page is read from the other end, so that the last page of a million
+  // responses costs what the first does (an OFFSET walks every row it skips).
+  if (offset > count / 2) {
+    const int64_t limit = std::min<int64_t>(page.size, count - offset);
+    const int64_t from_end = count - offset - limit;
+    auto rows = store.listResponses(filter, reversed(order), from_end, static_cast<int>(limit));
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) *response.add_responses() = *it;
+    return response;
+  }
+  for (auto& r : store.listResponses(filter, order, offset, page.size)) {
+    *response.add_responses() = std::move(r);
+  }
+  return response;
+}
+
+v1::GetResponseResponse ResponsesService::getResponse(ResponsesStore& store,
+                                                      const v1::GetResponseRequest& request) {
+  if (!isUuid(request.response_uuid())) noSuchResponse();
+  auto stored = store.findResponse(request.caller().workspace().uuid(), request.response_uuid());
+  if (!stored ||
+      (!request.link_uuid().empty() && stored->response.link_uuid() != request.link_uuid())) {
+    noSuchResponse();
+  }
+  v1::GetResponseResponse response;
+  *response.mutable_response() = std::move(stored->response);
+  return response;
+}
+
+v1::CountResponsesResponse ResponsesService::countResponses(
+    ResponsesStore& store, const v1::CountResponsesRequest& request) {
+  std::vector<std::string> links(request.link_uuids().begin(), request.link_uuids().end());
+  for (const auto& uuid : links) requireUuid(uuid, "link_uuids");
+  auto counts = store.completedCounts(request.caller().workspace().uuid(), links);
+  v1::CountResponsesResponse response;
+  for (const auto& uuid : links) (*response.mutable_completed())[uuid] = counts[uuid];
+  return response;
+}
+
+}  // namespace feedback::responses

@@ -1,0 +1,86 @@
+#pragma once
+// What the responses rules need from storage. PgResponsesStore implements it with SQL; unit
+// tests use an in-memory fake.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "feedback/responses/v1/responses.pb.h"
+
+namespace feedback::responses {
+
+// A response as stored: the record the API shows plus what only the service sees.
+struct StoredResponse {
+  feedback::responses::v1::Response response;
+  std::string workspace_uuid;
+  // Lowercase hex SHA-256 of the response token; the token itself is never stored.
+  std::string token_hash;
+};
+
+// A transactional-outbox row: an event fixed at write time, delivered by the webhooks
+// dispatcher (API-CONTRACT.md section 6).
+struct OutboxEvent {
+  std::string event_id;  // webhook-id: the same on every delivery attempt
+  std::string type;      // response.started, response.submitted
+  std::string payload;   // the JSON body
+};
+
+enum class StatusFilter { kCompleted, kInProgress, kAll };
+enum class Ordering { kSubmittedAsc, kSubmittedDesc, kEmailAsc, kEmailDesc };
+
+struct ResponseFilter {
+  std::string workspace_uuid;
+  std::string link_uuid;  // empty: the whole workspace
+  StatusFilter status = StatusFilter::kCompleted;
+  std::string search;  // empty: none
+  std::optional<int64_t> since_micros;
+  std::optional<int64_t> until_micros;
+};
+
+class ResponsesStore {
+ public:
+  virtual ~ResponsesStore() = default;
+
+  // Stores a new response with its events and counts it, all or nothing: one started event
+  // for a response in progress, started and submitted for a completed one.
+  virtual void insertResponse(const StoredResponse& response,
+                              const std::vector<OutboxEvent>& events) = 0;
+
+  // What an update writes besides the changed response.
+  struct Change {
+    std::vector<OutboxEvent> events;
+    bool completes = false;  // counted as completed
+  };
+  // Loads and locks the workspace's response, lets `apply` change it (nullopt: nothing to
+  // save), then saves it with the change's events, all in one transaction; an exception from
+  // `apply` undoes everything. False when there is no such response.
+  virtual bool updateResponse(
+      const std::string& workspace_uuid, const std::string& response_uuid,
+      const std::function<std::optional<Change>(StoredResponse&)>& apply) = 0;
+
+  virtual std::optional<StoredResponse> findResponse(const std::string& workspace_uuid,
+                                                     const std::string& response_uuid) = 0;
+  virtual int64_t countResponses(const ResponseFilter& filter) = 0;
+  virtual std::vector<feedback::responses::v1::Response> listResponses(const ResponseFilter& filter,
+                                                                       Ordering ordering,
+                                                                       int64_t offset,
+                                                                       int limit) = 0;
+  // Completed responses of each link of the workspace (links without any are absent).
+  virtual std::map<std::string, int64_t> completedCounts(
+      const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) = 0;
+};
+
+// Publishes a link's completed count to the gateways (common/redis/response_counts.h).
+class CountPublisher {
+ public:
+  virtual ~CountPublisher() = default;
+  // Called after a submission committed, before it is answered, with a count read after
+  // that commit. Never throws: a failure is retried in the background.
+  virtual void publish(const std::string& link_uuid, int64_t completed) = 0;
+};
+
+}  // namespace feedback::responses
