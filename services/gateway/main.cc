@@ -67,7 +67,7 @@ int main() {
 
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout);
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
-    RedisKeyReader reader(redis);
+    PipelinedRedisReader reader(redis);
     std::unique_ptr<HttpServer> api_server;
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));

@@ -12,7 +12,7 @@
 #include "common/redis/redis_client.h"
 #include "common/service/service_runner.h"
 #include "services/responses/pg_responses_store.h"
-#include "services/responses/redis_count_publisher.h"
+#include "services/responses/redis_link_counts.h"
 #include "services/responses/responses_grpc.h"
 
 namespace feedback::responses {
@@ -43,8 +43,8 @@ int main() {
     applyMigrations(database_url, "responses", responses::migrations());
     RedisClient redis(redis_address.host, redis_address.port);
     Counters counters;
-    responses::RedisCountPublisher publisher(redis, counters);
-    responses::ResponsesService service(publisher);
+    responses::RedisLinkCounts link_counts(redis, counters);
+    responses::ResponsesService service(link_counts);
     PgPool pool(database_url, pool_size, 4096, &responses::PgResponsesStore::prepare);
     responses::ResponsesGrpc adapter(service, pool, counters);
     log::info("pg_pool", {{"workers", pool_size}});

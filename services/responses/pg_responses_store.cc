@@ -92,6 +92,9 @@ constexpr const char* kWorkspaceTotalsSql =
 // index.
 constexpr const char* kListSelect = "SELECT " RESPONSE_COLUMNS " FROM responses.responses WHERE ";
 constexpr const char* kCountSelect = "SELECT count(*) FROM responses.responses WHERE ";
+// A page with the number of all matches beside each row.
+constexpr const char* kCountedSelect =
+    "SELECT " RESPONSE_COLUMNS ", count(*) OVER () FROM responses.responses WHERE ";
 constexpr const char* kInWorkspace = "workspace_uuid = $";
 constexpr const char* kOfLink = " AND link_uuid = $";
 constexpr const char* kWithStatus = " AND status = $";
@@ -105,6 +108,9 @@ constexpr const char* kMatching = " AND search_text ILIKE $";
 #undef RESPONSE_COLUMNS
 #undef FROM_MICROS
 #undef MICROS
+
+// The count(*) OVER () of counted pages, after the response columns.
+constexpr int kCountColumn = 10;
 
 // Time bounds when none is given: the years 1 and 9999.
 constexpr int64_t kEarliest = -62135596800000000;
@@ -126,6 +132,7 @@ struct QueryShape {
   bool one_status = false;  // completed or in_progress, or both
   bool search = false;
   std::optional<Ordering> order;  // nullopt: count
+  bool counted = false;           // a page with the count of all matches
 };
 
 const char* orderBy(Ordering o) {
@@ -143,7 +150,9 @@ const char* orderBy(Ordering o) {
 }
 
 std::string nameOf(const QueryShape& s) {
-  std::string name = s.order ? "responses_list" : "responses_count";
+  std::string name = s.counted ? "responses_counted"
+                     : s.order ? "responses_list"
+                               : "responses_count";
   if (s.link) name += "_link";
   if (s.one_status) name += "_status";
   if (s.order) name += "_" + std::to_string(static_cast<int>(*s.order));
@@ -154,7 +163,7 @@ std::string nameOf(const QueryShape& s) {
 std::string sqlOf(const QueryShape& s) {
   int n = 1;
   auto next = [&n] { return std::to_string(n++); };
-  std::string sql = s.order ? kListSelect : kCountSelect;
+  std::string sql = s.counted ? kCountedSelect : s.order ? kListSelect : kCountSelect;
   sql += kInWorkspace + next();
   if (s.link) sql += kOfLink + next();
   if (s.one_status) sql += kWithStatus + next();
@@ -169,8 +178,8 @@ std::string sqlOf(const QueryShape& s) {
   return sql;
 }
 
-QueryShape shapeOf(const ResponseFilter& f, std::optional<Ordering> order) {
-  return {!f.link_uuid.empty(), f.status != StatusFilter::kAll, !f.search.empty(), order};
+QueryShape shapeOf(const ResponseFilter& f, std::optional<Ordering> order, bool counted = false) {
+  return {!f.link_uuid.empty(), f.status != StatusFilter::kAll, !f.search.empty(), order, counted};
 }
 
 std::vector<std::string> paramsOf(const ResponseFilter& f, const QueryShape& s, int64_t offset,
@@ -190,10 +199,12 @@ std::vector<std::string> paramsOf(const ResponseFilter& f, const QueryShape& s, 
   return params;
 }
 
+// Searches and counted pages are planned for their own parameters each time (unnamed
+// statements); other shapes are prepared once per connection.
 pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
                       const std::vector<std::string>& params) {
   auto values = pqxx::prepare::make_dynamic_params(params);
-  if (shape.search) return tx.exec_params(sqlOf(shape), values);
+  if (shape.search || shape.counted) return tx.exec_params(sqlOf(shape), values);
   return tx.exec_prepared(nameOf(shape), values);
 }
 
@@ -351,6 +362,24 @@ std::vector<rv1::Response> PgResponsesStore::listResponses(const ResponseFilter&
     out.push_back(std::move(storedFrom(row).response));
   }
   return out;
+}
+
+ResponsesStore::CountedPage PgResponsesStore::listCounted(const ResponseFilter& f,
+                                                          Ordering ordering, int64_t offset,
+                                                          int limit) {
+  pqxx::nontransaction tx(connection_);
+  QueryShape shape = shapeOf(f, ordering, true);
+  CountedPage page;
+  auto rows = runQuery(tx, shape, paramsOf(f, shape, offset, limit));
+  for (const auto& row : rows) {
+    page.count = row[kCountColumn].as<int64_t>();
+    page.responses.push_back(std::move(storedFrom(row).response));
+  }
+  if (rows.empty() && offset > 0) {
+    QueryShape count = shapeOf(f, std::nullopt);
+    page.count = runQuery(tx, count, paramsOf(f, count, 0, 0))[0][0].as<int64_t>();
+  }
+  return page;
 }
 
 std::map<std::string, int64_t> PgResponsesStore::completedCounts(

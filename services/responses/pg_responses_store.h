@@ -24,6 +24,8 @@ class PgResponsesStore final : public ResponsesStore {
   std::vector<feedback::responses::v1::Response> listResponses(const ResponseFilter& filter,
                                                                Ordering ordering, int64_t offset,
                                                                int limit) override;
+  CountedPage listCounted(const ResponseFilter& filter, Ordering ordering, int64_t offset,
+                          int limit) override;
   std::map<std::string, int64_t> completedCounts(
       const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) override;
 

@@ -6,6 +6,7 @@
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
+#include "common/core/log.h"
 #include "common/core/pagination.h"
 #include "common/core/text.h"
 #include "common/core/time.h"
@@ -80,6 +81,42 @@ void requireOpen(const StoredResponse& stored, const std::string& token, const I
   form.requireActive();
 }
 
+// One submission's part in its link's count (LinkCounts): begun before anything commits,
+// settled with the count read after the commit, or settled without one when nothing did.
+class CountedSubmission {
+ public:
+  CountedSubmission(LinkCounts& counts, ResponsesStore& store, const IntakeForm& form)
+      : counts_(counts), store_(store), form_(form) {
+    counts_.begin(form_.link().uuid());
+  }
+  ~CountedSubmission() {
+    if (!settled_) counts_.settle(form_.link().uuid(), std::nullopt);
+  }
+  CountedSubmission(const CountedSubmission&) = delete;
+  CountedSubmission& operator=(const CountedSubmission&) = delete;
+
+  // After the commit. Should the count not be readable now, the link stays pending: the
+  // gateways then read its count from PostgreSQL, which is right, only slower.
+  void committed() {
+    settled_ = true;
+    const std::string& link = form_.link().uuid();
+    std::map<std::string, int64_t> counts;
+    try {
+      counts = store_.completedCounts(form_.workspaceUuid(), {link});
+    } catch (const std::exception& e) {
+      log::warn("response_count_unread", {{"link_uuid", link}, {"error", e.what()}});
+      return;
+    }
+    counts_.settle(link, counts[link]);
+  }
+
+ private:
+  LinkCounts& counts_;
+  ResponsesStore& store_;
+  const IntakeForm& form_;
+  bool settled_ = false;
+};
+
 StatusFilter statusFilter(const std::string& status) {
   if (status.empty() || status == kCompleted) return StatusFilter::kCompleted;
   if (status == kInProgress) return StatusFilter::kInProgress;
@@ -126,12 +163,6 @@ std::string newResponseToken() {
   return crypto::randomBase62(kTokenLength);
 }
 
-void ResponsesService::publishCount(ResponsesStore& store, const std::string& workspace_uuid,
-                                    const std::string& link_uuid) {
-  auto counts = store.completedCounts(workspace_uuid, {link_uuid});
-  counts_.publish(link_uuid, counts[link_uuid]);
-}
-
 v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore& store,
                                                           const v1::StartResponseRequest& request) {
   IntakeForm form(request.link());
@@ -164,19 +195,20 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
   const auto& field_key = request.answer().field_key();
   const questions::Question* question = form.rules().find(field_key);
   if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
-  const boost::json::value value = givenValue(request.answer());
-  if (!value.is_null()) {
-    if (auto problem = questions::FormRules::answerProblem(*question, value)) {
-      throw ApiError(ErrorCode::kInvalidAnswer,
-                     "The answer to '" + field_key + "' " + *problem + ".",
-                     {{field_key, *problem}});
-    }
-  }
-
   v1::SaveAnswerResponse response;
   bool found = store.updateResponse(
       form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
+        // The token first: without it nothing about the response, its answers included, is
+        // anyone's business.
         requireOpen(stored, request.token(), form);
+        const boost::json::value value = givenValue(request.answer());
+        if (!value.is_null()) {
+          if (auto problem = questions::FormRules::answerProblem(*question, value)) {
+            throw ApiError(ErrorCode::kInvalidAnswer,
+                           "The answer to '" + field_key + "' " + *problem + ".",
+                           {{field_key, *problem}});
+          }
+        }
         auto* answers = stored.response.mutable_answers();
         std::string uuid;
         for (int i = 0; i < answers->size(); ++i) {
@@ -197,13 +229,14 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
     ResponsesStore& store, const v1::SubmitResponseRequest& request) {
   IntakeForm form(request.link());
   if (!isUuid(request.response_uuid())) noSuchResponse();
-  const questions::AnswerValues given = valuesOf(request.answers());
-  form.rules().checkAnswers(given);
 
   v1::SubmitResponseResponse response;
+  CountedSubmission counted(counts_, store, form);
   bool found = store.updateResponse(
       form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
         requireOpen(stored, request.token(), form);
+        const questions::AnswerValues given = valuesOf(request.answers());
+        form.rules().checkAnswers(given);
         auto& r = stored.response;
         // Saved answers, where the question still exists, then the ones given now.
         questions::AnswerValues merged;
@@ -220,7 +253,7 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
             {makeEvent(kResponseSubmitted, r.submitted_at_micros(), form, r)}, true});
       });
   if (!found) noSuchResponse();
-  publishCount(store, form.workspaceUuid(), form.link().uuid());
+  counted.committed();
   return response;
 }
 
@@ -250,9 +283,10 @@ v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
   stored.token_hash = crypto::sha256Hex(newResponseToken());
 
   // Both events describe the completed response, as it was stored.
+  CountedSubmission counted(counts_, store, form);
   store.insertResponse(stored, {makeEvent(kResponseStarted, now, form, r),
                                 makeEvent(kResponseSubmitted, now, form, r)});
-  publishCount(store, form.workspaceUuid(), form.link().uuid());
+  counted.committed();
   v1::CreateCompletedResponseResponse response;
   *response.mutable_response() = std::move(r);
   return response;
@@ -273,6 +307,15 @@ v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
   const Ordering order = ordering(request.ordering());
 
   v1::ListResponsesResponse response;
+  // A search visits every match to count them: the page comes from the same pass. (Time
+  // bounds alone count from the index, cheaper than reading every matching row.)
+  if (!filter.search.empty()) {
+    auto counted = store.listCounted(filter, order, page.offset(), page.size);
+    requirePageExists(page, counted.count);
+    response.set_count(counted.count);
+    for (auto& r : counted.responses) *response.add_responses() = std::move(r);
+    return response;
+  }
   const int64_t count = store.countResponses(filter);
   response.set_count(count);
   requirePageExists(page, count);

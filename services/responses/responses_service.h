@@ -12,7 +12,7 @@ namespace v1 = feedback::responses::v1;
 
 class ResponsesService {
  public:
-  explicit ResponsesService(CountPublisher& counts) : counts_(counts) {}
+  explicit ResponsesService(LinkCounts& counts) : counts_(counts) {}
 
   v1::StartResponseResponse startResponse(ResponsesStore& store,
                                           const v1::StartResponseRequest& request);
@@ -28,11 +28,7 @@ class ResponsesService {
                                             const v1::CountResponsesRequest& request);
 
  private:
-  // After a submission has committed: its link's count, read now, to the gateways.
-  void publishCount(ResponsesStore& store, const std::string& workspace_uuid,
-                    const std::string& link_uuid);
-
-  CountPublisher& counts_;
+  LinkCounts& counts_;
 };
 
 // The response token handed to a respondent: 32 base62 characters (190 bits).

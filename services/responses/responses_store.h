@@ -69,18 +69,30 @@ class ResponsesStore {
                                                                        Ordering ordering,
                                                                        int64_t offset,
                                                                        int limit) = 0;
+  // A page and how many responses match in all, from one pass over the matches: for filters
+  // (search) whose count costs that pass anyway. The count is exact even when the
+  // page is past the end.
+  struct CountedPage {
+    int64_t count = 0;
+    std::vector<feedback::responses::v1::Response> responses;
+  };
+  virtual CountedPage listCounted(const ResponseFilter& filter, Ordering ordering, int64_t offset,
+                                  int limit) = 0;
   // Completed responses of each link of the workspace (links without any are absent).
   virtual std::map<std::string, int64_t> completedCounts(
       const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) = 0;
 };
 
-// Publishes a link's completed count to the gateways (common/redis/response_counts.h).
-class CountPublisher {
+// The links' completed counts as the gateways read them (common/redis/response_counts.h).
+class LinkCounts {
  public:
-  virtual ~CountPublisher() = default;
-  // Called after a submission committed, before it is answered, with a count read after
-  // that commit. Never throws: a failure is retried in the background.
-  virtual void publish(const std::string& link_uuid, int64_t completed) = 0;
+  virtual ~LinkCounts() = default;
+  // Before a submission commits: the link's count is about to change. Throws
+  // ApiError(kServiceUnavailable) when that cannot be recorded; nothing may be committed then.
+  virtual void begin(const std::string& link_uuid) = 0;
+  // After the submission committed, with a count read after the commit; or with nullopt when
+  // it did not commit. Never throws: what fails is retried in the background.
+  virtual void settle(const std::string& link_uuid, std::optional<int64_t> completed) = 0;
 };
 
 }  // namespace feedback::responses

@@ -22,7 +22,12 @@ DURATION = os.environ.get("BENCH_DURATION", "10s")
 WARMUP = os.environ.get("BENCH_WARMUP", "3s")
 THREADS = os.environ.get("BENCH_THREADS", "2")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "64")
-TARGETS = {"W1_ratio": 0.25, "W1_p99_ms": 10.0, "W2_rps": 3000.0, "RSS_MiB": 64.0}
+TARGETS = {"W1_ratio": 0.25, "W1_p99_ms": 10.0, "W2_rps": 3000.0, "RSS_MiB": 64.0,
+           "W3_rps": 4000.0, "W3_p99_ms": 20.0, "W3_search_rps": 1000.0, "W4_rps": 3000.0,
+           "W4_p99_ms": 50.0, "scale_ms": 50.0}
+W3_RESPONSES = int(os.environ.get("BENCH_W3_RESPONSES", "100000"))
+SCALE_RESPONSES = int(os.environ.get("BENCH_SCALE_RESPONSES", "1000000"))
+RARE_WORD = "zebracorn"  # in 0.1% of seeded responses (scripts/seed-responses)
 
 
 def stack_env():
@@ -87,6 +92,42 @@ http {{
     raise SystemExit(f"bench: nginx did not start: {proc.stderr.read().decode()[-500:]}")
 
 
+def seeded_link(env, count):
+    """A link holding `count` seeded responses: the one seeded for an earlier run of this
+    stack when it is still there, else a new one (scripts/seed-responses)."""
+    record = os.path.join(OUT_DIR, f"seeded-{count}.json")
+    if os.path.exists(record):
+        with open(record) as f:
+            seeded = json.load(f)
+        try:
+            _, body = http("GET", f"{env['BASE_URL']}links/{seeded['link_uuid']}/",
+                           seeded["api_key"])
+            if json.loads(body)["response_count"] >= count:
+                print(f"bench: reusing the link with {count:,} seeded responses", flush=True)
+                return seeded
+        except (OSError, KeyError, ValueError):
+            pass
+    print(f"bench: seeding {count:,} responses ...", flush=True)
+    out = subprocess.run([os.path.join(ROOT, "scripts", "seed-responses"), "--count", str(count)],
+                         stdout=subprocess.PIPE, text=True, check=True,
+                         env=dict(os.environ, STACK_DIR=STACK_DIR))
+    seeded = json.loads(out.stdout.strip().splitlines()[-1])
+    with open(record, "w") as f:
+        json.dump(seeded, f)
+    return seeded
+
+
+def timed_get(url, key, tries=5):
+    """Median seconds of `tries` GETs after one warm-up; fails on any non-2xx answer."""
+    http("GET", url, key)
+    times = []
+    for _ in range(tries):
+        started = time.perf_counter()
+        http("GET", url, key)
+        times.append(time.perf_counter() - started)
+    return sorted(times)[len(times) // 2]
+
+
 def wrk(url, script, key, connections=CONNECTIONS, duration=DURATION, extra_env=None):
     # A fresh run id for every invocation keeps W2's slugs unique across warm-up and run.
     env = dict(os.environ, BENCH_LUA_DIR=HERE, BENCH_KEY=key or "", BENCH_RUN=str(time.time_ns()),
@@ -145,6 +186,7 @@ def main():
                                  "--plan", "enterprise", "--rate-limit", "1000000000"],
                           capture_output=True, text=True, check=True)
     key = json.loads(made.stdout)["api_key"]
+    bench_host = json.loads(made.stdout)["host"]
 
     with open(os.path.join(HERE, "link_5_questions.json")) as f:
         link_body = json.load(f)
@@ -168,6 +210,27 @@ def main():
     results.append(scenario("W2 POST /v1/links/", base + "links/", "create_link.lua", key))
     results.append(scenario("W1 at 1000 connections", w1_url, "get.lua", key, connections=1000))
 
+    w3 = seeded_link(env, W3_RESPONSES)
+    w3_url = f"{base}links/{w3['link_uuid']}/responses/?page_size=20"
+    results.append(scenario("W3 responses, page_size=20", w3_url, "get.lua", w3["api_key"]))
+    results.append(scenario("W3 responses, search=", f"{w3_url}&search={RARE_WORD}", "get.lua",
+                            w3["api_key"]))
+
+    _, created = http("POST", base + "links/", key, dict(link_body, slug=f"w4-{int(time.time())}"))
+    hot = json.loads(created)
+    gateway = base.split("/")[2]
+    results.append(scenario("W4 intake one-shot submit", f"http://{gateway}/i/{hot['slug']}/submit/",
+                            "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host}))
+
+    scale = seeded_link(env, SCALE_RESPONSES)
+    scale_url = f"{base}links/{scale['link_uuid']}/responses/?page_size=20"
+    last_page = (SCALE_RESPONSES + 19) // 20
+    scale_checks = [
+        ("first page", timed_get(scale_url, scale["api_key"])),
+        ("search for a word in 0.1%", timed_get(f"{scale_url}&search={RARE_WORD}", scale["api_key"])),
+        (f"last page ({last_page:,})", timed_get(f"{scale_url}&page={last_page}", scale["api_key"])),
+    ]
+
     with open(os.path.join(STACK_DIR, "pids", "gateway.pid")) as f:
         gateway_pid = int(f.read().strip())
     gw = base.split("/")[2]
@@ -181,20 +244,35 @@ def main():
         print(f"{r['name']:<28} {r['connections']:>5} {r['rps']:>10.0f} {r['p50_us'] / 1000:>8.2f} "
               f"{r['p99_us'] / 1000:>8.2f} {r['ratio_to_w0']:>6.1%} {r['errors']:>7}")
     print(f"{'gateway RSS, 1000 idle conns':<28} {held:>5} {rss:>9.1f} MiB")
+    print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
+    for name, seconds in scale_checks:
+        print(f"  {name:<34} {seconds * 1000:>8.1f} ms")
 
-    w1, w2 = results[1], results[2]
+    by_name = {r["name"]: r for r in results}
+    w1, w2 = by_name["W1 GET /v1/links/{uuid}/"], by_name["W2 POST /v1/links/"]
+    w3, w3s = by_name["W3 responses, page_size=20"], by_name["W3 responses, search="]
+    w4 = by_name["W4 intake one-shot submit"]
     checks = {
         "W1 >= 25% of W0": w1["ratio_to_w0"] >= TARGETS["W1_ratio"],
         "W1 p99 < 10 ms": w1["p99_us"] / 1000 < TARGETS["W1_p99_ms"],
         "W2 >= 3000 links/s": w2["rps"] >= TARGETS["W2_rps"],
         "gateway RSS < 64 MiB at 1000 connections": rss < TARGETS["RSS_MiB"],
+        "W3 >= 4000 pages/s": w3["rps"] >= TARGETS["W3_rps"],
+        "W3 p99 < 20 ms": w3["p99_us"] / 1000 < TARGETS["W3_p99_ms"],
+        "W3 search >= 1000 pages/s": w3s["rps"] >= TARGETS["W3_search_rps"],
+        "W4 >= 3000 submissions/s": w4["rps"] >= TARGETS["W4_rps"],
+        "W4 p99 < 50 ms": w4["p99_us"] / 1000 < TARGETS["W4_p99_ms"],
     }
+    for name, seconds in scale_checks:
+        checks[f"{SCALE_RESPONSES:,} responses: {name} < 50 ms"] = seconds * 1000 < TARGETS["scale_ms"]
     print()
     for name, ok in checks.items():
         print(f"target {'met    ' if ok else 'NOT met'}  {name}")
     report = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "duration": DURATION,
               "threads": int(THREADS), "w1_body_bytes": len(w1_body), "scenarios": results,
-              "gateway_rss_mib_1000_idle": rss, "idle_connections_held": held, "targets": checks}
+              "gateway_rss_mib_1000_idle": rss, "idle_connections_held": held,
+              "scale_ms": {name: seconds * 1000 for name, seconds in scale_checks},
+              "targets": checks}
     with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:
         json.dump(report, f, indent=2)
     print(f"\nbench: wrote {os.path.join(OUT_DIR, 'latest.json')}")

@@ -138,6 +138,43 @@ class Workspace:
         fields.setdefault("name", f"Link {uuid.uuid4().hex[:6]}")
         return expect(self.call("POST", "links/", json=fields), 201)
 
+    # Public intake: the gateway root, the workspace named by the Host header, no API key.
+    def intake(self, method, path, token=None, headers=None, **kw):
+        return intake(self.info["host"], method, path, token=token, headers=headers, **kw)
+
+    def start(self, slug, email=None):
+        """Starts a response; returns {uuid, session_id, token}."""
+        return expect(self.intake("POST", f"/i/{slug}/responses/",
+                                  json={} if email is None else {"respondent_email": email}), 201)
+
+    def answer(self, slug, started, field_key, value, token=None):
+        return self.intake("PUT", f"/i/{slug}/responses/{started['uuid']}/answers/{field_key}/",
+                           token=started["token"] if token is None else token, json={"value": value})
+
+    def submit(self, slug, started, answers=None, token=None):
+        return self.intake("POST", f"/i/{slug}/responses/{started['uuid']}/submit/",
+                           token=started["token"] if token is None else token,
+                           json={} if answers is None else {"answers": answers})
+
+    def oneshot(self, slug, answers, email=None):
+        body = {"answers": answers}
+        if email is not None:
+            body["respondent_email"] = email
+        return self.intake("POST", f"/i/{slug}/submit/", json=body)
+
+    def complete(self, slug, answers, email=None):
+        """A completed response made in one call; returns its record."""
+        return expect(self.oneshot(slug, answers, email), 201)
+
+
+def intake(host, method, path, token=None, headers=None, **kw):
+    """A public intake call: `path` from the gateway root (/i/...), sent with `Host: host`."""
+    h = {"Host": host}
+    if token is not None:
+        h["X-Response-Token"] = token
+    h.update(headers or {})
+    return request(method, path, headers=h, **kw)
+
 
 def sql(query):
     """Runs one query against the stack's database; returns rows as lists of strings."""
@@ -145,6 +182,15 @@ def sql(query):
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, f"psql failed: {r.stderr}"
     return [line.split("\t") for line in r.stdout.splitlines() if line]
+
+
+def sql_json(query):
+    """Runs one SELECT; returns its rows as a list of dicts (JSON types, timestamps as text)."""
+    r = subprocess.run(["psql", ENV["DATABASE_URL"], "-tAX", "-c",
+                        f"SELECT coalesce(json_agg(t), '[]'::json) FROM ({query}) t"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, f"psql failed: {r.stderr}"
+    return jsonlib.loads(r.stdout)
 
 
 def redis(*args):

@@ -7,8 +7,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 
 # Dependency-failure tests stop and restart parts of the stack: they run last.
-MODULES = ["test_wire", "test_auth", "test_tokens", "test_links", "test_feedbackctl",
-           "test_admin", "test_link_cache", "test_resilience"]
+MODULES = ["test_wire", "test_auth", "test_tokens", "test_links", "test_feedbackctl", "test_scripts",
+           "test_admin", "test_intake", "test_responses", "test_link_cache",
+           "test_resilience"]
 
 if __name__ == "__main__":
     only = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "-k" else None

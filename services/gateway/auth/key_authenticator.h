@@ -16,13 +16,14 @@
 namespace feedback::gateway {
 
 using RedisReplies = std::vector<std::optional<RedisReply>>;
+using RedisCommand = std::vector<std::string>;
 
 struct AuthOutcome {
   enum class Kind { kAccepted, kRejected, kUnavailable };
   Kind kind = Kind::kRejected;
   feedback::common::v1::Caller caller;
-  // The answers for the extra keys read with the API key, one per key; nullopt when Redis
-  // did not answer.
+  // The answers to the commands sent with the API key's lookup, one per command; nullopt
+  // when Redis did not answer.
   RedisReplies prefetched;
   // SHA-256 hex of the key presented.
   std::string key_hash;
@@ -32,9 +33,9 @@ class KeyAuthenticator {
  public:
   using Done = std::function<void(AuthOutcome)>;
   virtual ~KeyAuthenticator() = default;
-  // `done` runs exactly once, on any thread. `prefetch_keys` are read in the same Redis round
-  // trip as the key record.
-  virtual void authenticate(std::string_view api_key, std::vector<std::string> prefetch_keys,
+  // `done` runs exactly once, on any thread. `prefetch` goes in the same Redis round trip as
+  // the lookup of the key record.
+  virtual void authenticate(std::string_view api_key, std::vector<RedisCommand> prefetch,
                             Done done) = 0;
 };
 
@@ -52,12 +53,12 @@ class WorkspaceResolver {
   virtual void resolve(std::string_view host, Done done) = 0;
 };
 
-class KeyReader {
+class RedisReader {
  public:
   using Done = std::function<void(RedisReplies)>;
-  virtual ~KeyReader() = default;
-  // GET of every key in one round trip; one answer per key.
-  virtual void read(std::vector<std::string> keys, Done done) = 0;
+  virtual ~RedisReader() = default;
+  // Every command in one round trip; one answer per command.
+  virtual void read(std::vector<RedisCommand> commands, Done done) = 0;
 };
 
 }  // namespace feedback::gateway

@@ -20,20 +20,20 @@ bool looksLikeApiKey(std::string_view key) {
 }
 
 void RedisKeyAuthenticator::authenticate(std::string_view api_key,
-                                         std::vector<std::string> prefetch_keys, Done done) {
+                                         std::vector<RedisCommand> prefetch, Done done) {
   if (!looksLikeApiKey(api_key)) {
     done(AuthOutcome{AuthOutcome::Kind::kRejected});
     return;
   }
   std::string hash = crypto::sha256Hex(api_key);
-  const std::size_t extra = prefetch_keys.size();
+  const std::size_t extra = prefetch.size();
   done = [hash, extra, done = std::move(done)](AuthOutcome outcome) {
     outcome.key_hash = hash;
     outcome.prefetched.resize(extra);
     done(std::move(outcome));
   };
-  std::vector<std::vector<std::string>> commands{{"GET", keycache::redisKey(hash)}};
-  for (auto& key : prefetch_keys) commands.push_back({"GET", std::move(key)});
+  std::vector<RedisCommand> commands{{"GET", keycache::redisKey(hash)}};
+  for (auto& command : prefetch) commands.push_back(std::move(command));
   redis_.pipeline(std::move(commands), [this, hash = std::move(hash),
                                         done = std::move(done)](RedisReplies replies) mutable {
     RedisReplies prefetched(std::make_move_iterator(replies.begin() + 1),

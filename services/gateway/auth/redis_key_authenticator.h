@@ -18,7 +18,7 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
                         Metrics& metrics, std::chrono::milliseconds timeout)
       : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout) {}
 
-  void authenticate(std::string_view api_key, std::vector<std::string> prefetch_keys,
+  void authenticate(std::string_view api_key, std::vector<RedisCommand> prefetch,
                     Done done) override;
 
  private:

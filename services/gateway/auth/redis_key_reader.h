@@ -5,14 +5,11 @@
 
 namespace feedback::gateway {
 
-// KeyReader on the shared Redis: one pipelined round trip of GETs.
-class RedisKeyReader final : public KeyReader {
+// RedisReader on the shared Redis: one pipelined round trip.
+class PipelinedRedisReader final : public RedisReader {
  public:
-  explicit RedisKeyReader(RedisClient& redis) : redis_(redis) {}
-  void read(std::vector<std::string> keys, Done done) override {
-    std::vector<std::vector<std::string>> commands;
-    commands.reserve(keys.size());
-    for (auto& key : keys) commands.push_back({"GET", std::move(key)});
+  explicit PipelinedRedisReader(RedisClient& redis) : redis_(redis) {}
+  void read(std::vector<RedisCommand> commands, Done done) override {
     redis_.pipeline(std::move(commands), std::move(done));
   }
 

@@ -46,7 +46,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
     return chain.reply(
         errorResponse(ApiError(ErrorCode::kAuthenticationRequired), ctx->request_id));
   }
-  std::vector<std::string> prefetch;
+  std::vector<RedisCommand> prefetch;
   if (ctx->route->prefetch) prefetch = ctx->route->prefetch(*ctx);
   keys_.authenticate(key, std::move(prefetch), [ctx, chain](AuthOutcome outcome) {
     switch (outcome.kind) {
@@ -81,7 +81,7 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
         break;
     }
     *ctx->caller.mutable_workspace() = std::move(outcome.workspace);
-    std::vector<std::string> prefetch;
+    std::vector<RedisCommand> prefetch;
     if (ctx->route->prefetch) prefetch = ctx->route->prefetch(*ctx);
     if (prefetch.empty()) return chain.next();
     const std::size_t count = prefetch.size();

@@ -1,9 +1,9 @@
 #pragma once
 // The gateway's stages, in the order main wires them:
 //   RouteStage        404, the trailing-slash 301, 405; the route and its path parameters
-//   CredentialsStage  keyed routes: the API key (401, 503) with the route's Redis keys read
-//                     in the same round trip; public routes: the workspace of the Host header
-//                     (404, 503), then the route's Redis keys
+//   CredentialsStage  keyed routes: the API key (401, 503) with the route's Redis reads in
+//                     the same round trip; public routes: the workspace of the Host header
+//                     (404, 503), then the route's Redis reads
 //   ScopeStage        403 INSUFFICIENT_SCOPE unless the key holds the route's scope
 //   DispatchStage     415 and the JSON body (400), then the route's handler
 // and on the way out ResponseFinish (revocation in flight, X-Request-Id, metrics, logs).
@@ -31,7 +31,7 @@ class RouteStage final : public Stage {
 
 class CredentialsStage final : public Stage {
  public:
-  CredentialsStage(KeyAuthenticator& keys, WorkspaceResolver& hosts, KeyReader& reader)
+  CredentialsStage(KeyAuthenticator& keys, WorkspaceResolver& hosts, RedisReader& reader)
       : keys_(keys), hosts_(hosts), reader_(reader) {}
   void decode(const ContextPtr& ctx, Chain chain) override;
 
@@ -41,7 +41,7 @@ class CredentialsStage final : public Stage {
 
   KeyAuthenticator& keys_;
   WorkspaceResolver& hosts_;
-  KeyReader& reader_;
+  RedisReader& reader_;
 };
 
 class ScopeStage final : public Stage {

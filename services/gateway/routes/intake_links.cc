@@ -43,11 +43,11 @@ void IntakeLinks::store(const std::string& key, std::shared_ptr<const IntakeForm
   entries_[key] = std::move(form);
 }
 
-std::vector<std::string> IntakeLinks::prefetchKeys(const RequestContext& ctx,
-                                                   const std::string& slug) {
+std::vector<RedisCommand> IntakeLinks::prefetch(const RequestContext& ctx,
+                                                const std::string& slug) {
   auto form = cached(keyOf(ctx, slug));
   if (!form) return {};
-  return {linkversion::redisKey(form->link.uuid())};
+  return {{"GET", linkversion::redisKey(form->link.uuid())}};
 }
 
 void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,

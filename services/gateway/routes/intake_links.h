@@ -32,11 +32,11 @@ class IntakeLinks {
   IntakeLinks(const Backends& backends, RedisClient& redis, std::size_t max_entries);
   ~IntakeLinks();
 
-  // The version key of the link last found at this slug of the caller's workspace; none when
-  // there is no such entry.
-  std::vector<std::string> prefetchKeys(const RequestContext& ctx, const std::string& slug);
+  // The read of the version of the link last found at this slug of the caller's workspace;
+  // none when there is no such entry.
+  std::vector<RedisCommand> prefetch(const RequestContext& ctx, const std::string& slug);
   // The link published at `slug` in the caller's workspace, then `then`; answers 404 when
-  // there is none. `version` is the answer to prefetchKeys(), if any.
+  // there is none. `version` is the answer to prefetch(), if any.
   void find(const ContextPtr& ctx, const std::string& slug,
             const std::optional<RedisReply>& version,
             std::function<void(std::shared_ptr<const IntakeForm>)> then, Respond respond);

@@ -67,7 +67,7 @@ RouteEntry intakeRoute(IntakeLinks& links, bool idempotent, WithForm handle) {
                 },
                 respond);
           },
-          [&links](const RequestContext& ctx) { return links.prefetchKeys(ctx, slugOf(ctx)); }};
+          [&links](const RequestContext& ctx) { return links.prefetch(ctx, slugOf(ctx)); }};
 }
 
 HttpResponse recordResponse(int status, const rv1::Response& response) {

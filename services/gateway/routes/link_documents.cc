@@ -25,8 +25,10 @@ LinkDocuments::LinkDocuments(const Backends& backends, LinkCache& cache, RedisCl
 
 LinkDocuments::~LinkDocuments() = default;
 
-std::vector<std::string> LinkDocuments::prefetchKeys(const std::string& link_uuid) {
-  return {linkversion::redisKey(link_uuid), responsecount::redisKey(link_uuid)};
+std::vector<RedisCommand> LinkDocuments::prefetch(const std::string& link_uuid) {
+  return {{"GET", linkversion::redisKey(link_uuid)},
+          {"HMGET", responsecount::redisKey(link_uuid), std::string(responsecount::kCountField),
+           std::string(responsecount::kPendingField)}};
 }
 
 void LinkDocuments::serve(const ContextPtr& ctx, const std::string& link_uuid,

@@ -3,7 +3,7 @@
 // document from the gateway's cache when its version in Redis allows it (common/redis/
 // link_versions.h), else from the links service; response_count filled in when served.
 // Both the version and the count are read in the request's one Redis round trip: a route
-// declares prefetchKeys() and passes the answers back.
+// declares prefetch() and passes the answers back.
 
 #include <functional>
 #include <memory>
@@ -24,16 +24,16 @@ class LinkDocuments {
                 ResponseCounts& counts);
   ~LinkDocuments();
 
-  // The link's version key, then its response-count key.
-  static std::vector<std::string> prefetchKeys(const std::string& link_uuid);
+  // The reads of the link's version, then of its response count.
+  static std::vector<RedisCommand> prefetch(const std::string& link_uuid);
 
   // Answers 200 with the document (with its count), or the error (404 when there is none).
-  // `version` and `count` are the answers to prefetchKeys().
+  // `version` and `count` are the answers to prefetch().
   void serve(const ContextPtr& ctx, const std::string& link_uuid,
              const std::optional<RedisReply>& version, const std::optional<RedisReply>& count,
              Respond respond);
   // Runs `then` when the link exists in the caller's workspace; otherwise answers 404 or the
-  // error. `version` is the answer to the first of prefetchKeys().
+  // error. `version` is the answer to the first of prefetch().
   void require(const ContextPtr& ctx, const std::string& link_uuid,
                const std::optional<RedisReply>& version, std::function<void()> then,
                Respond respond);

@@ -197,14 +197,13 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
                     });
               }});
 
-  routes.add(
-      Method::kGet, "/v1/links/{uuid}/",
-      {withKey(scopes::kLinksRead),
-       [&documents](const ContextPtr& ctx, Respond respond) {
-         documents.serve(ctx, ctx->params.at(0), ctx->prefetchedAt(0), ctx->prefetchedAt(1),
-                         std::move(respond));
-       },
-       [](const RequestContext& ctx) { return LinkDocuments::prefetchKeys(ctx.params.at(0)); }});
+  routes.add(Method::kGet, "/v1/links/{uuid}/",
+             {withKey(scopes::kLinksRead),
+              [&documents](const ContextPtr& ctx, Respond respond) {
+                documents.serve(ctx, ctx->params.at(0), ctx->prefetchedAt(0), ctx->prefetchedAt(1),
+                                std::move(respond));
+              },
+              [](const RequestContext& ctx) { return LinkDocuments::prefetch(ctx.params.at(0)); }});
 
   routes.add(
       Method::kPatch, "/v1/links/{uuid}/",

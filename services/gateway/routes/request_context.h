@@ -32,7 +32,8 @@ struct RequestContext {
   // Public routes: only the workspace is set.
   feedback::common::v1::Caller caller;
   boost::json::object body;
-  // One answer per key of the route's prefetch, in order; nullopt when Redis did not answer.
+  // One answer per command of the route's prefetch, in order; nullopt when Redis did not
+  // answer.
   std::vector<std::optional<RedisReply>> prefetched;
   // SHA-256 hex of the request's API key; empty on public routes.
   std::string key_hash;
@@ -71,9 +72,11 @@ inline RouteAttributes publicRoute(bool idempotent = false) {
 
 // May throw ApiError before responding; the pipeline turns it into the error answer.
 using RouteFunction = std::function<void(const ContextPtr&, Respond)>;
-// Redis keys a route reads in the request's one round trip (with the API key on keyed routes).
-// Runs once routing and, on public routes, the workspace are known.
-using Prefetch = std::function<std::vector<std::string>(const RequestContext&)>;
+// Redis reads (commands such as {"GET", key}) a route makes in the request's one round trip
+// (with the API key on keyed routes). Runs once routing and, on public routes, the workspace
+// are known.
+using RedisCommand = std::vector<std::string>;
+using Prefetch = std::function<std::vector<RedisCommand>(const RequestContext&)>;
 
 struct RouteEntry {
   RouteAttributes attributes;

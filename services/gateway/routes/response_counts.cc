@@ -5,7 +5,6 @@
 #include "common/redis/response_counts.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
 #include "services/gateway/routes/backend_call.h"
-#include "services/gateway/routes/redis_fill.h"
 
 namespace feedback::gateway {
 
@@ -22,10 +21,15 @@ ResponseCounts::ResponseCounts(const Backends& backends, RedisClient& redis)
 ResponseCounts::~ResponseCounts() = default;
 
 std::optional<int64_t> redisInteger(const std::optional<RedisReply>& reply) {
-  if (!reply || reply->type != RedisReply::Type::kString) return std::nullopt;
+  if (!reply) return std::nullopt;
+  return redisInteger(*reply);
+}
+
+std::optional<int64_t> redisInteger(const RedisReply& reply) {
+  if (reply.type != RedisReply::Type::kString) return std::nullopt;
   int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(reply->str.data(), reply->str.data() + reply->str.size(), value);
-  if (ec != std::errc() || ptr != reply->str.data() + reply->str.size()) return std::nullopt;
+  auto [ptr, ec] = std::from_chars(reply.str.data(), reply.str.data() + reply.str.size(), value);
+  if (ec != std::errc() || ptr != reply.str.data() + reply.str.size()) return std::nullopt;
   return value;
 }
 
@@ -46,18 +50,35 @@ void ResponseCounts::fetch(const ContextPtr& ctx, std::vector<std::string> link_
       std::move(on_error));
 }
 
+namespace {
+
+// The count of an HMGET count pending answer that may be trusted: present, nothing pending.
+std::optional<int64_t> trustedCount(const std::optional<RedisReply>& reply) {
+  if (!reply || reply->type != RedisReply::Type::kArray || reply->elements.size() != 2) {
+    return std::nullopt;
+  }
+  const RedisReply& pending = reply->elements[1];
+  if (pending.type == RedisReply::Type::kString && pending.str != "0") return std::nullopt;
+  return redisInteger(reply->elements[0]);
+}
+
+}  // namespace
+
 void ResponseCounts::forLink(const ContextPtr& ctx, const std::string& link_uuid,
                              const std::optional<RedisReply>& prefetched,
                              std::function<void(int64_t)> then, OnError on_error) {
-  if (auto cached = redisInteger(prefetched)) return then(*cached);
-  const bool redis_answered = prefetched.has_value();
+  if (auto trusted = trustedCount(prefetched)) return then(*trusted);
+  const bool redis_answered = prefetched && prefetched->type != RedisReply::Type::kError;
   fetch(
       ctx, {link_uuid},
       [this, link_uuid, redis_answered, then = std::move(then)](Counts counts) {
         const int64_t count = counts[link_uuid];
         if (redis_answered) {
-          raiseInRedis(redis_, responsecount::redisKey(link_uuid), count,
-                       responsecount::kTtlSeconds);
+          // Raises the count only; a submission pending meanwhile keeps the link untrusted.
+          redis_.command({"EVAL", std::string(responsecount::kSettleScript), "1",
+                          responsecount::redisKey(link_uuid), std::to_string(count), "0",
+                          std::to_string(responsecount::kTtlSeconds)},
+                         [](std::optional<RedisReply>) {});
         }
         then(count);
       },

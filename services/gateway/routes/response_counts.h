@@ -27,8 +27,9 @@ class ResponseCounts {
   // The counts of `link_uuids` from the responses service.
   void fetch(const ContextPtr& ctx, std::vector<std::string> link_uuids,
              std::function<void(Counts)> then, OnError on_error);
-  // One link's count: `prefetched` (its value in Redis, common/redis/response_counts.h) when
-  // there is one; otherwise from the responses service, whose answer then fills Redis.
+  // One link's count: from `prefetched` (the answer to the HMGET of LinkDocuments::prefetch(),
+  // see common/redis/response_counts.h) when Redis holds a count and nothing is pending;
+  // otherwise from the responses service, whose answer then fills Redis in.
   void forLink(const ContextPtr& ctx, const std::string& link_uuid,
                const std::optional<RedisReply>& prefetched, std::function<void(int64_t)> then,
                OnError on_error);
@@ -41,5 +42,6 @@ class ResponseCounts {
 
 // The integer a Redis GET answered; nullopt when Redis did not answer or holds no number.
 std::optional<int64_t> redisInteger(const std::optional<RedisReply>& reply);
+std::optional<int64_t> redisInteger(const RedisReply& reply);
 
 }  // namespace feedback::gateway

@@ -94,9 +94,9 @@ void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
 // gateway's link cache.
 Prefetch linkVersion() {
   return [](const RequestContext& ctx) {
-    auto keys = LinkDocuments::prefetchKeys(ctx.params.at(0));
-    keys.resize(1);
-    return keys;
+    auto reads = LinkDocuments::prefetch(ctx.params.at(0));
+    reads.resize(1);
+    return reads;
   };
 }
 

@@ -33,9 +33,9 @@ class FakeAuthenticator final : public KeyAuthenticator {
   bool tokens_down = false;
   bool redis_down = false;
   std::map<std::string, std::string> redis;
-  std::vector<std::vector<std::string>> asked;  // prefetch keys of each call
+  std::vector<std::vector<RedisCommand>> asked;  // prefetch of each call
 
-  void authenticate(std::string_view key, std::vector<std::string> prefetch, Done done) override {
+  void authenticate(std::string_view key, std::vector<RedisCommand> prefetch, Done done) override {
     asked.push_back(prefetch);
     if (tokens_down) return done(AuthOutcome{AuthOutcome::Kind::kUnavailable});
     AuthOutcome outcome;
@@ -46,8 +46,8 @@ class FakeAuthenticator final : public KeyAuthenticator {
       outcome.caller.add_scopes("links:read");
       if (key == kGoodKey) outcome.caller.add_scopes("links:write");
     }
-    for (const auto& k : prefetch) {
-      auto it = redis.find(k);
+    for (const auto& command : prefetch) {
+      auto it = redis.find(command.at(1));
       outcome.prefetched.push_back(redis_down          ? std::nullopt
                                    : it == redis.end() ? std::optional(RedisReply{})
                                                        : stringReply(it->second));
@@ -68,17 +68,17 @@ class FakeResolver final : public WorkspaceResolver {
   }
 };
 
-class FakeReader final : public KeyReader {
+class FakeReader final : public RedisReader {
  public:
   bool down = false;
   std::map<std::string, std::string> values;
-  void read(std::vector<std::string> keys, Done done) override {
+  void read(std::vector<RedisCommand> commands, Done done) override {
     RedisReplies replies;
-    for (const auto& k : keys) {
+    for (const auto& command : commands) {
       if (down) {
         replies.emplace_back();
       } else {
-        auto it = values.find(k);
+        auto it = values.find(command.at(1));
         replies.push_back(it == values.end() ? std::optional(RedisReply{})
                                              : stringReply(it->second));
       }
@@ -118,8 +118,9 @@ struct Fixture {
   Fixture() {
     RouteFunction handler = [](const ContextPtr& ctx, Respond respond) { respond(echo(*ctx)); };
     routes.add(Method::kGet, "/v1/things/{uuid}/",
-               {withKey("links:read"), handler,
-                [](const RequestContext& ctx) { return std::vector{"v:" + ctx.params.at(0)}; }});
+               {withKey("links:read"), handler, [](const RequestContext& ctx) {
+                  return std::vector<RedisCommand>{{"GET", "v:" + ctx.params.at(0)}};
+                }});
     routes.add(Method::kPost, "/v1/things/", {withKey("links:write"), handler});
     routes.add(Method::kGet, "/v1/boom/", {withKey(""), [](const ContextPtr&, Respond) -> void {
                                              throw std::runtime_error("handler bug");
@@ -129,7 +130,8 @@ struct Fixture {
                                                }});
     routes.add(Method::kGet, "/i/{slug}/form/",
                {publicRoute(), handler, [](const RequestContext& ctx) {
-                  return std::vector{ctx.caller.workspace().uuid() + "/" + ctx.params.at(0)};
+                  return std::vector<RedisCommand>{
+                      {"GET", ctx.caller.workspace().uuid() + "/" + ctx.params.at(0)}};
                 }});
     routes.add(Method::kPost, "/i/{slug}/submit/", {publicRoute(true), handler});
     std::vector<std::unique_ptr<Stage>> stages;
@@ -249,7 +251,7 @@ TEST_CASE("pipeline: a route's Redis keys ride with the API key; Redis down is v
   std::string path = std::string("/v1/things/") + kUuid + "/";
   auto ok = f.get(path);
   REQUIRE(ok.status == 200);
-  CHECK(f.keys.asked.back() == std::vector<std::string>{"v:" + std::string(kUuid)});
+  CHECK(f.keys.asked.back() == std::vector<RedisCommand>{{"GET", "v:" + std::string(kUuid)}});
   CHECK(json(ok).at("prefetched") == boost::json::parse(R"(["7"])"));
   CHECK(json(ok).at("workspace") == "ws-1");
   f.keys.redis_down = true;

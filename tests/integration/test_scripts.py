@@ -1,0 +1,76 @@
+"""The two README commands as a newcomer runs them: from a clone the postgres user cannot
+reach, and stopped with Ctrl-C. Each test runs a stack of its own, apart from the suite's."""
+import os
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+
+from harness import ROOT, test, wait_until
+
+STACK = os.path.join(ROOT, "scripts", "stack")
+
+
+def session_processes(sid):
+    """Pids of the live processes of session `sid` (zombies excluded)."""
+    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat="], capture_output=True, text=True,
+                         check=True).stdout
+    return [int(p) for p, s, st in (line.split() for line in out.splitlines())
+            if int(s) == sid and not st.startswith("Z")]
+
+
+@test
+def stack_runs_from_a_directory_the_postgres_user_cannot_reach():
+    if os.geteuid() != 0:
+        return  # only root's stack hands PostgreSQL to another user
+    private = tempfile.mkdtemp(prefix="fb-private-")  # mode 700, like /root
+    stack_dir = os.path.join(private, "clone", ".run")
+    env = dict(os.environ, STACK_DIR=stack_dir)
+    try:
+        up = subprocess.run([STACK, "up"], env=env, capture_output=True, text=True, timeout=180)
+        assert up.returncode == 0, f"stack up failed: {up.stdout[-500:]} {up.stderr[-800:]}"
+        assert "PostgreSQL keeps its data in /var/tmp/feedback-stack-" in up.stdout, up.stdout
+        # Nothing of the caller's was opened up for it.
+        assert stat.S_IMODE(os.stat(private).st_mode) == 0o700
+        fallback = [d for d in os.listdir("/var/tmp") if d.startswith("feedback-stack-")
+                    and os.path.isdir(os.path.join("/var/tmp", d, "pg", "data"))]
+        assert fallback, os.listdir("/var/tmp")
+        status = subprocess.run([STACK, "status"], env=env, capture_output=True, text=True)
+        assert "postgres  running" in status.stdout, status.stdout
+    finally:
+        purge = subprocess.run([STACK, "purge"], env=env, capture_output=True, text=True,
+                               timeout=120)
+        subprocess.run(["rm", "-rf", private])
+    assert purge.returncode == 0, purge.stderr
+    status = subprocess.run([STACK, "status"], env=env, capture_output=True, text=True)
+    assert "running" not in status.stdout, status.stdout
+
+
+@test
+def run_leaves_nothing_behind_after_ctrl_c():
+    stack_dir = tempfile.mkdtemp(prefix="fb-run-")
+    env = dict(os.environ, STACK_DIR=stack_dir)
+    log_path = os.path.join(stack_dir, "run-output.log")
+    with open(log_path, "w") as log:
+        # A session of its own, like a terminal: Ctrl-C signals its whole foreground group.
+        run = subprocess.Popen([os.path.join(ROOT, "scripts", "run")], env=env, stdout=log,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_until(lambda: "Logs follow" in open(log_path).read(), timeout=240,
+                   what="scripts/run to print its banner")
+        assert len(session_processes(run.pid)) >= 2, "the log follower should be running"
+        os.killpg(run.pid, signal.SIGINT)
+        run.wait(timeout=60)
+        deadline = time.monotonic() + 10
+        while session_processes(run.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = session_processes(run.pid)
+        assert not left, f"processes left after Ctrl-C: {left}"
+        status = subprocess.run([STACK, "status"], env=env, capture_output=True, text=True)
+        assert "running" not in status.stdout, status.stdout
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+        subprocess.run([STACK, "purge"], env=env, capture_output=True, timeout=120)
+        subprocess.run(["rm", "-rf", stack_dir])
