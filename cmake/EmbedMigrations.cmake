@@ -4,6 +4,8 @@
 function(embed_migrations target ns dir)
   file(GLOB files CONFIGURE_DEPENDS ${dir}/*.sql)
   list(SORT files)
+  # The SQL is read here, at configure time: a changed file must configure again.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${files})
   set(entries "")
   foreach(f ${files})
     get_filename_component(name ${f} NAME)

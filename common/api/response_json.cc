@@ -78,9 +78,8 @@ void writeResponse(JsonWriter& json, const rv1::Response& r) {
   } else {
     json.null();
   }
-  json.key("answers").beginArray();
-  for (const auto& a : r.answers()) writeAnswer(json, a);
-  json.endArray().endObject();
+  json.key("answers").raw(r.answers_json().empty() ? "[]" : r.answers_json());
+  json.endObject();
 }
 
 std::string renderAnswer(const rv1::Answer& answer) {
@@ -92,7 +91,7 @@ std::string renderAnswer(const rv1::Answer& answer) {
 
 std::string renderResponse(const rv1::Response& response) {
   std::string body;
-  body.reserve(256 + 384 * static_cast<std::size_t>(response.answers_size()));
+  body.reserve(512 + response.answers_json().size());
   JsonWriter json(body);
   writeResponse(json, response);
   return body;

@@ -1,6 +1,5 @@
 #include "services/responses/events.h"
 
-#include "common/api/response_json.h"
 #include "common/core/ids.h"
 #include "common/core/json_writer.h"
 #include "common/core/time.h"
@@ -8,7 +7,7 @@
 namespace feedback::responses {
 
 OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm& form,
-                      const feedback::responses::v1::Response& response) {
+                      std::string_view record) {
   OutboxEvent event;
   event.event_id = newUuid();
   event.type = std::string(type);
@@ -26,9 +25,10 @@ OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm
       .field("name", link.name())
       .field("slug", link.slug())
       .endObject()
-      .key("response");
-  api::writeResponse(json, response);
-  json.endObject().endObject();
+      .key("response")
+      .raw(record)
+      .endObject()
+      .endObject();
   return event;
 }
 

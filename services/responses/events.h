@@ -13,8 +13,8 @@ inline constexpr std::string_view kResponseStarted = "response.started";
 inline constexpr std::string_view kResponseSubmitted = "response.submitted";
 
 // {"type", "timestamp", "data": {"workspace_uuid", "link": {uuid, name, slug}, "response"}}
-// with a fresh event id.
+// with a fresh event id; `record` is the response as common/api/response_json.h renders it.
 OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm& form,
-                      const feedback::responses::v1::Response& response);
+                      std::string_view record);
 
 }  // namespace feedback::responses

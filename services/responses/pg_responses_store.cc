@@ -87,8 +87,9 @@ constexpr const char* kWorkspaceTotalsSql =
     "FROM responses.link_counts WHERE workspace_uuid = $1";
 
 // List and count statements are assembled from these parts; each shape is prepared once per
-// connection. A search is planned for its own pattern every time instead (an unnamed
-// statement): a generic plan cannot know whether the pattern is rare enough for the trigram
+// connection and planned once (generic plans: a fresh plan per page costs more than reading
+// the page). A search is planned for its own pattern every time instead, sent with its values
+// in the text: a generic plan cannot know whether the pattern is rare enough for the trigram
 // index.
 constexpr const char* kListSelect = "SELECT " RESPONSE_COLUMNS " FROM responses.responses WHERE ";
 constexpr const char* kCountSelect = "SELECT count(*) FROM responses.responses WHERE ";
@@ -199,20 +200,41 @@ std::vector<std::string> paramsOf(const ResponseFilter& f, const QueryShape& s, 
   return params;
 }
 
-// Searches and counted pages are planned for their own parameters each time (unnamed
-// statements); other shapes are prepared once per connection.
+// `sql` with each $n replaced by the quoted n-th value, in one pass (so that a value holding
+// "$1" stays as it is).
+std::string withValues(pqxx::transaction_base& tx, const std::string& sql,
+                       const std::vector<std::string>& values) {
+  std::string out;
+  out.reserve(sql.size() + 64 * values.size());
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    if (sql[i] != '$' || i + 1 >= sql.size() ||
+        !std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
+      out += sql[i];
+      continue;
+    }
+    std::size_t n = 0;
+    while (i + 1 < sql.size() && std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
+      n = n * 10 + static_cast<std::size_t>(sql[++i] - '0');
+    }
+    out += tx.quote(values.at(n - 1));
+  }
+  return out;
+}
+
+// Searches (and pages counted with them) are planned for their own values; other shapes run
+// their prepared statement.
 pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
                       const std::vector<std::string>& params) {
-  auto values = pqxx::prepare::make_dynamic_params(params);
-  if (shape.search || shape.counted) return tx.exec_params(sqlOf(shape), values);
-  return tx.exec_prepared(nameOf(shape), values);
+  if (shape.search) return tx.exec(withValues(tx, sqlOf(shape), params));
+  return tx.exec_prepared(nameOf(shape), pqxx::prepare::make_dynamic_params(params));
 }
 
 const char* optional(bool present, const std::string& value) {
   return present ? value.c_str() : nullptr;
 }
 
-StoredResponse storedFrom(const pqxx::row& row) {
+// `parse`: the answers are wanted as objects (to be changed), not only as text.
+StoredResponse storedFrom(const pqxx::row& row, bool parse = false) {
   StoredResponse out;
   auto& r = out.response;
   r.set_uuid(row[0].as<std::string>());
@@ -222,7 +244,8 @@ StoredResponse storedFrom(const pqxx::row& row) {
   if (!row[4].is_null()) r.set_respondent_email(row[4].as<std::string>());
   r.set_started_at_micros(row[5].as<int64_t>());
   if (!row[6].is_null()) r.set_submitted_at_micros(row[6].as<int64_t>());
-  readAnswers(std::string_view(row[7].c_str(), row[7].size()), r);
+  r.set_answers_json(row[7].c_str(), row[7].size());
+  if (parse) out.answers = parseAnswers(r.answers_json());
   out.workspace_uuid = row[8].as<std::string>();
   out.token_hash = row[9].as<std::string>();
   return out;
@@ -242,10 +265,10 @@ void appendSearchable(std::string& out, const boost::json::value& value) {
 
 }  // namespace
 
-std::string searchTextOf(const rv1::Response& response) {
+std::string searchTextOf(const StoredResponse& stored) {
   std::string out;
-  appendSearchable(out, response.respondent_email());
-  for (const auto& a : response.answers()) {
+  appendSearchable(out, stored.response.respondent_email());
+  for (const auto& a : stored.answers) {
     if (!a.value_json().empty()) appendSearchable(out, boost::json::parse(a.value_json()));
     if (a.has_transcription()) appendSearchable(out, a.transcription());
   }
@@ -263,6 +286,7 @@ std::string containsPattern(std::string_view search) {
 }
 
 void PgResponsesStore::prepare(pqxx::connection& c) {
+  c.set_variable("plan_cache_mode", "force_generic_plan");
   c.prepare(kInsertResponse, kInsertResponseSql);
   c.prepare(kSelectForUpdate, kSelectForUpdateSql);
   c.prepare(kSelectResponse, kSelectResponseSql);
@@ -296,7 +320,7 @@ void PgResponsesStore::insertResponse(const StoredResponse& stored,
   tx.exec_prepared(
       kInsertResponse, r.uuid(), stored.workspace_uuid, r.link_uuid(), r.session_id(),
       stored.token_hash, r.status(), optional(r.has_respondent_email(), r.respondent_email()),
-      answersJson(r), searchTextOf(r), r.started_at_micros(), optional(completed, submitted),
+      r.answers_json(), searchTextOf(stored), r.started_at_micros(), optional(completed, submitted),
       events[0].event_id, events[0].type, events[0].payload,
       second ? second->event_id.c_str() : nullptr, second ? second->type.c_str() : nullptr,
       second ? second->payload.c_str() : nullptr, countShard(), completed ? 1 : 0);
@@ -308,7 +332,7 @@ bool PgResponsesStore::updateResponse(
   pqxx::work tx(connection_);
   auto rows = tx.exec_prepared(kSelectForUpdate, workspace_uuid, response_uuid);
   if (rows.empty()) return false;
-  StoredResponse stored = storedFrom(rows[0]);
+  StoredResponse stored = storedFrom(rows[0], true);
   auto change = apply(stored);
   if (!change) return true;
   if (change->events.size() > 1) {
@@ -317,7 +341,7 @@ bool PgResponsesStore::updateResponse(
   const auto& r = stored.response;
   const OutboxEvent* event = change->events.empty() ? nullptr : &change->events[0];
   const std::string submitted = std::to_string(r.submitted_at_micros());
-  tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), answersJson(r), searchTextOf(r),
+  tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), r.answers_json(), searchTextOf(stored),
                    optional(r.submitted_at_micros() != 0, submitted),
                    event ? event->event_id.c_str() : nullptr, event ? event->type.c_str() : nullptr,
                    event ? event->payload.c_str() : nullptr, countShard(), change->completes);

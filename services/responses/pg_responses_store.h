@@ -35,7 +35,7 @@ class PgResponsesStore final : public ResponsesStore {
 
 // What `search` looks in: the email, every text value (strings, also inside lists) and every
 // transcription, one per line. U+0000 (which text cannot hold) becomes a space.
-std::string searchTextOf(const feedback::responses::v1::Response& response);
+std::string searchTextOf(const StoredResponse& stored);
 // The ILIKE pattern that finds `search` anywhere, its wildcards taken literally.
 std::string containsPattern(std::string_view search);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 
+#include "common/api/response_json.h"
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
@@ -13,6 +14,7 @@
 #include "common/questions/answer_rules.h"
 #include "services/responses/events.h"
 #include "services/responses/intake_form.h"
+#include "services/responses/stored_answers.h"
 
 namespace feedback::responses {
 namespace {
@@ -20,6 +22,8 @@ namespace {
 constexpr std::size_t kTokenLength = 32;
 constexpr std::string_view kInProgress = "in_progress";
 constexpr std::string_view kCompleted = "completed";
+// The token hash of a response that has no token (not hex, so no SHA-256 equals it).
+constexpr std::string_view kNoToken = "none";
 
 [[noreturn]] void noSuchResponse() {
   throw ApiError(ErrorCode::kNotFound, "No such response.");
@@ -54,17 +58,24 @@ questions::AnswerValues valuesOf(const google::protobuf::RepeatedPtrField<v1::An
   return out;
 }
 
+// Sets the response's answers, as objects and as the text that is stored and shown.
+void setAnswers(StoredResponse& stored, std::vector<v1::Answer> answers) {
+  stored.answers = std::move(answers);
+  stored.response.set_answers_json(answersJson(stored.answers));
+}
+
 // The answers a completed response keeps, built from the rules' verdict; answers that were
 // saved before keep their uuids.
-void keepAnswers(const std::vector<questions::KeptAnswer>& kept, v1::Response& response) {
+void keepAnswers(const std::vector<questions::KeptAnswer>& kept, StoredResponse& stored) {
   std::map<std::string, std::string> saved_uuids;
-  for (const auto& a : response.answers()) saved_uuids[a.question_uuid()] = a.uuid();
-  response.clear_answers();
+  for (const auto& a : stored.answers) saved_uuids[a.question_uuid()] = a.uuid();
+  std::vector<v1::Answer> answers;
+  answers.reserve(kept.size());
   for (const auto& k : kept) {
     auto it = saved_uuids.find(k.question->uuid);
-    *response.add_answers() =
-        makeAnswer(*k.question, k.value, it == saved_uuids.end() ? "" : it->second);
+    answers.push_back(makeAnswer(*k.question, k.value, it == saved_uuids.end() ? "" : it->second));
   }
+  setAnswers(stored, std::move(answers));
 }
 
 // A call on a started response: the token matches (compared in constant time), the
@@ -178,9 +189,11 @@ v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore& store,
     r.set_respondent_email(*email);
   }
   r.set_started_at_micros(nowMicros());
+  setAnswers(stored, {});
   const std::string token = newResponseToken();
   stored.token_hash = crypto::sha256Hex(token);
-  store.insertResponse(stored, {makeEvent(kResponseStarted, r.started_at_micros(), form, r)});
+  store.insertResponse(
+      stored, {makeEvent(kResponseStarted, r.started_at_micros(), form, api::renderResponse(r))});
   v1::StartResponseResponse response;
   response.set_uuid(r.uuid());
   response.set_session_id(r.session_id());
@@ -209,16 +222,17 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
                            {{field_key, *problem}});
           }
         }
-        auto* answers = stored.response.mutable_answers();
+        std::vector<v1::Answer> answers = std::move(stored.answers);
         std::string uuid;
-        for (int i = 0; i < answers->size(); ++i) {
-          if (answers->Get(i).field_key() != field_key) continue;
-          uuid = answers->Get(i).uuid();
-          answers->DeleteSubrange(i, 1);
+        for (auto it = answers.begin(); it != answers.end(); ++it) {
+          if (it->field_key() != field_key) continue;
+          uuid = it->uuid();
+          answers.erase(it);
           break;
         }
         *response.mutable_answer() = makeAnswer(*question, value, uuid);
-        if (!value.is_null()) *answers->Add() = response.answer();
+        if (!value.is_null()) answers.push_back(response.answer());
+        setAnswers(stored, std::move(answers));
         return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
       });
   if (!found) noSuchResponse();
@@ -240,17 +254,18 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
         auto& r = stored.response;
         // Saved answers, where the question still exists, then the ones given now.
         questions::AnswerValues merged;
-        for (const auto& a : r.answers()) {
+        for (const auto& a : stored.answers) {
           if (form.rules().find(a.field_key())) merged[a.field_key()] = valueOf(a);
         }
         for (const auto& [key, value] : given) merged[key] = value;
         form.rules().checkAnswers(merged);
-        keepAnswers(form.rules().complete(merged), r);
+        keepAnswers(form.rules().complete(merged), stored);
         r.set_status(std::string(kCompleted));
         r.set_submitted_at_micros(nowMicros());
         *response.mutable_response() = r;
         return std::optional<ResponsesStore::Change>(ResponsesStore::Change{
-            {makeEvent(kResponseSubmitted, r.submitted_at_micros(), form, r)}, true});
+            {makeEvent(kResponseSubmitted, r.submitted_at_micros(), form, api::renderResponse(r))},
+            true});
       });
   if (!found) noSuchResponse();
   counted.committed();
@@ -278,14 +293,15 @@ v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
   const int64_t now = nowMicros();
   r.set_started_at_micros(now);
   r.set_submitted_at_micros(now);
-  keepAnswers(kept, r);
-  // Nobody can continue a response completed in one call: its token is never shown.
-  stored.token_hash = crypto::sha256Hex(newResponseToken());
+  keepAnswers(kept, stored);
+  // Nobody can continue a response completed in one call: no token's hash equals this.
+  stored.token_hash = std::string(kNoToken);
 
   // Both events describe the completed response, as it was stored.
+  const std::string record = api::renderResponse(r);
   CountedSubmission counted(counts_, store, form);
-  store.insertResponse(stored, {makeEvent(kResponseStarted, now, form, r),
-                                makeEvent(kResponseSubmitted, now, form, r)});
+  store.insertResponse(stored, {makeEvent(kResponseStarted, now, form, record),
+                                makeEvent(kResponseSubmitted, now, form, record)});
   counted.committed();
   v1::CreateCompletedResponseResponse response;
   *response.mutable_response() = std::move(r);

@@ -15,7 +15,10 @@ namespace feedback::responses {
 
 // A response as stored: the record the API shows plus what only the service sees.
 struct StoredResponse {
+  // Its answers_json is the text of `answers`.
   feedback::responses::v1::Response response;
+  // The answers, parsed: filled when the response is loaded to be changed.
+  std::vector<feedback::responses::v1::Answer> answers;
   std::string workspace_uuid;
   // Lowercase hex SHA-256 of the response token; the token itself is never stored.
   std::string token_hash;

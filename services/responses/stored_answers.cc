@@ -54,25 +54,27 @@ void readAnswer(const boost::json::object& o, rv1::Answer& a) {
 
 }  // namespace
 
-std::string answersJson(const rv1::Response& response) {
+std::string answersJson(const std::vector<rv1::Answer>& answers) {
   std::string out;
-  out.reserve(384 * static_cast<std::size_t>(response.answers_size()) + 2);
+  out.reserve(384 * answers.size() + 2);
   JsonWriter json(out);
   json.beginArray();
-  for (const auto& a : response.answers()) api::writeAnswer(json, a);
+  for (const auto& a : answers) api::writeAnswer(json, a);
   json.endArray();
   return out;
 }
 
-void readAnswers(std::string_view stored, rv1::Response& response) {
+std::vector<rv1::Answer> parseAnswers(std::string_view stored) {
   boost::system::error_code ec;
   auto document = boost::json::parse(stored, ec);
   if (ec || !document.is_array()) {
     throw ApiError(ErrorCode::kInternalError, "Stored answers of a response are unreadable.");
   }
+  std::vector<rv1::Answer> answers;
   for (const auto& item : document.get_array()) {
-    if (item.is_object()) readAnswer(item.get_object(), *response.add_answers());
+    if (item.is_object()) readAnswer(item.get_object(), answers.emplace_back());
   }
+  return answers;
 }
 
 }  // namespace feedback::responses

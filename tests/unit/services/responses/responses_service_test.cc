@@ -5,6 +5,7 @@
 
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
+#include "services/responses/stored_answers.h"
 
 namespace responses = feedback::responses;
 namespace v1 = feedback::responses::v1;
@@ -211,7 +212,7 @@ std::pair<ErrorCode, std::set<std::string>> failure(F f) {
 
 std::map<std::string, v1::Answer> byKey(const v1::Response& r) {
   std::map<std::string, v1::Answer> out;
-  for (const auto& a : r.answers()) out[a.field_key()] = a;
+  for (const auto& a : responses::parseAnswers(r.answers_json())) out[a.field_key()] = a;
   return out;
 }
 
