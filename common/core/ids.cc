@@ -1,5 +1,6 @@
 #include "common/core/ids.h"
 
+#include <chrono>
 #include <random>
 
 #include "common/core/crypto.h"
@@ -25,6 +26,18 @@ std::string newUuid() {
   std::string bytes = crypto::randomBytes(16);
   auto* b = reinterpret_cast<unsigned char*>(bytes.data());
   b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
+  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+  return formatUuid(b);
+}
+
+std::string newTimeOrderedUuid() {
+  std::string bytes = crypto::randomBytes(16);
+  auto* b = reinterpret_cast<unsigned char*>(bytes.data());
+  const auto millis = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                std::chrono::system_clock::now().time_since_epoch())
+                                                .count());
+  for (int i = 0; i < 6; ++i) b[i] = static_cast<unsigned char>(millis >> (8 * (5 - i)));
+  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x70);
   b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
   return formatUuid(b);
 }

@@ -29,10 +29,10 @@ inline std::string redisKey(std::string_view link_uuid) {
   return out;
 }
 
-// KEYS[1] = the key, ARGV[1] = TTL.
+// KEYS[1] = the key, ARGV[1] = submissions begun, ARGV[2] = TTL.
 inline constexpr std::string_view kBeginScript =
-    "redis.call('HINCRBY', KEYS[1], 'pending', 1) "
-    "redis.call('EXPIRE', KEYS[1], ARGV[1]) return 1";
+    "redis.call('HINCRBY', KEYS[1], 'pending', ARGV[1]) "
+    "redis.call('EXPIRE', KEYS[1], ARGV[2]) return 1";
 
 // KEYS[1] = the key, ARGV[1] = a count (-1: none), ARGV[2] = submissions to settle,
 // ARGV[3] = TTL. Raises `count` to ARGV[1]; lowers `pending` by ARGV[2], not below 0.

@@ -32,6 +32,8 @@ int main() {
   // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
   // than cores lets commits share flushes.
   const int pool_size = env.integer("PG_POOL_SIZE", std::clamp(4 * cores, 4, 32), 1, 256);
+  // New responses are written in batches, one per connection at a time.
+  const int writers = env.integer("RESPONSE_WRITERS", cores, 1, 64);
   try {
     env.check();
   } catch (const ConfigError& e) {
@@ -44,7 +46,8 @@ int main() {
     RedisClient redis(redis_address.host, redis_address.port);
     Counters counters;
     responses::RedisLinkCounts link_counts(redis, counters);
-    responses::ResponsesService service(link_counts);
+    responses::BatchingResponseWriter writer(database_url, link_counts, counters, writers);
+    responses::ResponsesService service(writer, link_counts);
     PgPool pool(database_url, pool_size, 4096, &responses::PgResponsesStore::prepare);
     responses::ResponsesGrpc adapter(service, pool, counters);
     log::info("pg_pool", {{"workers", pool_size}});

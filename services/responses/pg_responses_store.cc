@@ -307,23 +307,40 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   }
 }
 
-void PgResponsesStore::insertResponse(const StoredResponse& stored,
-                                      const std::vector<OutboxEvent>& events) {
+namespace {
+
+void insertOne(pqxx::transaction_base& tx, const NewResponse& r) {
+  const auto& events = r.events;
   if (events.empty() || events.size() > 2) {
     throw ApiError(ErrorCode::kInternalError, "A new response has one or two events.");
   }
-  const auto& r = stored.response;
-  const bool completed = r.submitted_at_micros() != 0;
+  const auto& stored = r.stored;
+  const auto& response = stored.response;
+  const bool completed = response.submitted_at_micros() != 0;
   const OutboxEvent* second = events.size() > 1 ? &events[1] : nullptr;
-  const std::string submitted = std::to_string(r.submitted_at_micros());
-  pqxx::nontransaction tx(connection_);
-  tx.exec_prepared(
-      kInsertResponse, r.uuid(), stored.workspace_uuid, r.link_uuid(), r.session_id(),
-      stored.token_hash, r.status(), optional(r.has_respondent_email(), r.respondent_email()),
-      r.answers_json(), searchTextOf(stored), r.started_at_micros(), optional(completed, submitted),
-      events[0].event_id, events[0].type, events[0].payload,
-      second ? second->event_id.c_str() : nullptr, second ? second->type.c_str() : nullptr,
-      second ? second->payload.c_str() : nullptr, countShard(), completed ? 1 : 0);
+  const std::string submitted = std::to_string(response.submitted_at_micros());
+  tx.exec_prepared(kInsertResponse, response.uuid(), stored.workspace_uuid, response.link_uuid(),
+                   response.session_id(), stored.token_hash, response.status(),
+                   optional(response.has_respondent_email(), response.respondent_email()),
+                   response.answers_json(), searchTextOf(stored), response.started_at_micros(),
+                   optional(completed, submitted), events[0].event_id, events[0].type,
+                   events[0].payload, second ? second->event_id.c_str() : nullptr,
+                   second ? second->type.c_str() : nullptr,
+                   second ? second->payload.c_str() : nullptr, countShard(), completed ? 1 : 0);
+}
+
+}  // namespace
+
+void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& responses) {
+  if (responses.size() == 1) {
+    // One statement commits on its own.
+    pqxx::nontransaction tx(connection_);
+    insertOne(tx, *responses[0]);
+    return;
+  }
+  pqxx::work tx(connection_);
+  for (const auto* r : responses) insertOne(tx, *r);
+  tx.commit();
 }
 
 bool PgResponsesStore::updateResponse(

@@ -14,8 +14,7 @@ class PgResponsesStore final : public ResponsesStore {
   explicit PgResponsesStore(pqxx::connection& connection) : connection_(connection) {}
   static void prepare(pqxx::connection& connection);
 
-  void insertResponse(const StoredResponse& response,
-                      const std::vector<OutboxEvent>& events) override;
+  void insertResponses(const std::vector<const NewResponse*>& responses) override;
   bool updateResponse(const std::string& workspace_uuid, const std::string& response_uuid,
                       const std::function<std::optional<Change>(StoredResponse&)>& apply) override;
   std::optional<StoredResponse> findResponse(const std::string& workspace_uuid,

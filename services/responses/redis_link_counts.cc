@@ -25,9 +25,9 @@ RedisLinkCounts::~RedisLinkCounts() {
   retrier_.join();
 }
 
-void RedisLinkCounts::begin(const std::string& link_uuid) {
+void RedisLinkCounts::begin(const std::string& link_uuid, int64_t submissions) {
   auto reply = redis_.commandSync({"EVAL", std::string(responsecount::kBeginScript), "1",
-                                   responsecount::redisKey(link_uuid),
+                                   responsecount::redisKey(link_uuid), std::to_string(submissions),
                                    std::to_string(responsecount::kTtlSeconds)});
   if (!reply || reply->type == RedisReply::Type::kError) {
     counters_.increment("response_count_begin_failures_total");
@@ -46,8 +46,9 @@ bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) 
   return reply && reply->type != RedisReply::Type::kError;
 }
 
-void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<int64_t> completed) {
-  Owed owed{completed.value_or(-1), 1};
+void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<int64_t> completed,
+                             int64_t submissions) {
+  Owed owed{completed.value_or(-1), submissions};
   if (trySettle(link_uuid, owed)) return;
   counters_.increment("response_count_settle_failures_total");
   std::lock_guard lock(mutex_);

@@ -21,8 +21,9 @@ class RedisLinkCounts final : public LinkCounts {
                   std::chrono::milliseconds retry_every = std::chrono::milliseconds(500));
   ~RedisLinkCounts() override;
 
-  void begin(const std::string& link_uuid) override;
-  void settle(const std::string& link_uuid, std::optional<int64_t> completed) override;
+  void begin(const std::string& link_uuid, int64_t submissions) override;
+  void settle(const std::string& link_uuid, std::optional<int64_t> completed,
+              int64_t submissions) override;
 
  private:
   struct Owed {

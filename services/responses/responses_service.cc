@@ -98,10 +98,10 @@ class CountedSubmission {
  public:
   CountedSubmission(LinkCounts& counts, ResponsesStore& store, const IntakeForm& form)
       : counts_(counts), store_(store), form_(form) {
-    counts_.begin(form_.link().uuid());
+    counts_.begin(form_.link().uuid(), 1);
   }
   ~CountedSubmission() {
-    if (!settled_) counts_.settle(form_.link().uuid(), std::nullopt);
+    if (!settled_) counts_.settle(form_.link().uuid(), std::nullopt, 1);
   }
   CountedSubmission(const CountedSubmission&) = delete;
   CountedSubmission& operator=(const CountedSubmission&) = delete;
@@ -118,7 +118,7 @@ class CountedSubmission {
       log::warn("response_count_unread", {{"link_uuid", link}, {"error", e.what()}});
       return;
     }
-    counts_.settle(link, counts[link]);
+    counts_.settle(link, counts[link], 1);
   }
 
  private:
@@ -174,14 +174,15 @@ std::string newResponseToken() {
   return crypto::randomBase62(kTokenLength);
 }
 
-v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore& store,
+// New responses are stored by writer_, not on the caller's connection.
+v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore&,
                                                           const v1::StartResponseRequest& request) {
   IntakeForm form(request.link());
   form.requireActive();
   StoredResponse stored;
   stored.workspace_uuid = form.workspaceUuid();
   auto& r = stored.response;
-  r.set_uuid(newUuid());
+  r.set_uuid(newTimeOrderedUuid());
   r.set_session_id(newUuid());
   r.set_link_uuid(form.link().uuid());
   r.set_status(std::string(kInProgress));
@@ -192,8 +193,8 @@ v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore& store,
   setAnswers(stored, {});
   const std::string token = newResponseToken();
   stored.token_hash = crypto::sha256Hex(token);
-  store.insertResponse(
-      stored, {makeEvent(kResponseStarted, r.started_at_micros(), form, api::renderResponse(r))});
+  writer_.write(NewResponse{
+      stored, {makeEvent(kResponseStarted, r.started_at_micros(), form, api::renderResponse(r))}});
   v1::StartResponseResponse response;
   response.set_uuid(r.uuid());
   response.set_session_id(r.session_id());
@@ -273,7 +274,7 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
 }
 
 v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
-    ResponsesStore& store, const v1::CreateCompletedResponseRequest& request) {
+    ResponsesStore&, const v1::CreateCompletedResponseRequest& request) {
   IntakeForm form(request.link());
   form.requireActive();
   const questions::AnswerValues given = valuesOf(request.answers());
@@ -283,7 +284,7 @@ v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
   StoredResponse stored;
   stored.workspace_uuid = form.workspaceUuid();
   auto& r = stored.response;
-  r.set_uuid(newUuid());
+  r.set_uuid(newTimeOrderedUuid());
   r.set_session_id(newUuid());
   r.set_link_uuid(form.link().uuid());
   r.set_status(std::string(kCompleted));
@@ -299,10 +300,9 @@ v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
 
   // Both events describe the completed response, as it was stored.
   const std::string record = api::renderResponse(r);
-  CountedSubmission counted(counts_, store, form);
-  store.insertResponse(stored, {makeEvent(kResponseStarted, now, form, record),
-                                makeEvent(kResponseSubmitted, now, form, record)});
-  counted.committed();
+  writer_.write(NewResponse{stored,
+                            {makeEvent(kResponseStarted, now, form, record),
+                             makeEvent(kResponseSubmitted, now, form, record)}});
   v1::CreateCompletedResponseResponse response;
   *response.mutable_response() = std::move(r);
   return response;

@@ -4,6 +4,7 @@
 // and answers are the protobuf messages, storage is a ResponsesStore.
 
 #include "feedback/responses/v1/responses.pb.h"
+#include "services/responses/response_writer.h"
 #include "services/responses/responses_store.h"
 
 namespace feedback::responses {
@@ -12,7 +13,9 @@ namespace v1 = feedback::responses::v1;
 
 class ResponsesService {
  public:
-  explicit ResponsesService(LinkCounts& counts) : counts_(counts) {}
+  // New responses go through `writer`; a submission of a started response is counted with
+  // `counts`.
+  ResponsesService(ResponseWriter& writer, LinkCounts& counts) : writer_(writer), counts_(counts) {}
 
   v1::StartResponseResponse startResponse(ResponsesStore& store,
                                           const v1::StartResponseRequest& request);
@@ -28,6 +31,7 @@ class ResponsesService {
                                             const v1::CountResponsesRequest& request);
 
  private:
+  ResponseWriter& writer_;
   LinkCounts& counts_;
 };
 

@@ -44,14 +44,19 @@ struct ResponseFilter {
   std::optional<int64_t> until_micros;
 };
 
+// A response to store, with its events: one started event for a response in progress,
+// started and submitted for a completed one.
+struct NewResponse {
+  StoredResponse stored;
+  std::vector<OutboxEvent> events;
+};
+
 class ResponsesStore {
  public:
   virtual ~ResponsesStore() = default;
 
-  // Stores a new response with its events and counts it, all or nothing: one started event
-  // for a response in progress, started and submitted for a completed one.
-  virtual void insertResponse(const StoredResponse& response,
-                              const std::vector<OutboxEvent>& events) = 0;
+  // Stores new responses with their events and counts them, all or nothing.
+  virtual void insertResponses(const std::vector<const NewResponse*>& responses) = 0;
 
   // What an update writes besides the changed response.
   struct Change {
@@ -90,12 +95,13 @@ class ResponsesStore {
 class LinkCounts {
  public:
   virtual ~LinkCounts() = default;
-  // Before a submission commits: the link's count is about to change. Throws
+  // Before `submissions` of the link commit: its count is about to change. Throws
   // ApiError(kServiceUnavailable) when that cannot be recorded; nothing may be committed then.
-  virtual void begin(const std::string& link_uuid) = 0;
-  // After the submission committed, with a count read after the commit; or with nullopt when
-  // it did not commit. Never throws: what fails is retried in the background.
-  virtual void settle(const std::string& link_uuid, std::optional<int64_t> completed) = 0;
+  virtual void begin(const std::string& link_uuid, int64_t submissions) = 0;
+  // After they committed, with a count read after the commit; or with nullopt when they did
+  // not commit. Never throws: what fails is retried in the background.
+  virtual void settle(const std::string& link_uuid, std::optional<int64_t> completed,
+                      int64_t submissions) = 0;
 };
 
 }  // namespace feedback::responses

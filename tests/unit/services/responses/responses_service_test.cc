@@ -27,11 +27,13 @@ class FakeStore final : public responses::ResponsesStore {
   std::map<std::string, int64_t> completed;  // by link
   std::vector<responses::Ordering> orderings_asked;
 
-  void insertResponse(const responses::StoredResponse& r,
-                      const std::vector<responses::OutboxEvent>& events) override {
-    rows[r.response.uuid()] = r;
-    outbox.insert(outbox.end(), events.begin(), events.end());
-    if (r.response.status() == "completed") ++completed[r.response.link_uuid()];
+  void insertResponses(const std::vector<const responses::NewResponse*>& batch) override {
+    for (const auto* n : batch) {
+      const auto& r = n->stored;
+      rows[r.response.uuid()] = r;
+      outbox.insert(outbox.end(), n->events.begin(), n->events.end());
+      if (r.response.status() == "completed") ++completed[r.response.link_uuid()];
+    }
   }
   bool updateResponse(
       const std::string& ws, const std::string& uuid,
@@ -106,15 +108,15 @@ class FakeCounts final : public responses::LinkCounts {
   int begun = 0;
   std::vector<std::pair<std::string, int64_t>> published;  // settled with a count
   int released = 0;                                        // settled without one
-  void begin(const std::string&) override {
+  void begin(const std::string&, int64_t submissions) override {
     if (unavailable) throw ApiError(ErrorCode::kServiceUnavailable);
-    ++begun;
+    begun += static_cast<int>(submissions);
   }
-  void settle(const std::string& link, std::optional<int64_t> count) override {
+  void settle(const std::string& link, std::optional<int64_t> count, int64_t submissions) override {
     if (count) {
       published.emplace_back(link, *count);
     } else {
-      ++released;
+      released += static_cast<int>(submissions);
     }
   }
   int open() const { return begun - static_cast<int>(published.size()) - released; }
@@ -138,7 +140,8 @@ lv1::Question question(const char* key, const char* type, const char* configurat
 struct Fixture {
   FakeStore store;
   FakeCounts publisher;
-  responses::ResponsesService service{publisher};
+  responses::DirectResponseWriter writer{store, publisher};
+  responses::ResponsesService service{writer, publisher};
   v1::IntakeLink link;
 
   Fixture() {

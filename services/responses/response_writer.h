@@ -1,0 +1,71 @@
+#pragma once
+// Writing new responses: stored with their events and, when completed, counted for their
+// link (LinkCounts: begun before the commit, settled with a count read after it) before
+// write() returns. BatchingResponseWriter lets concurrent submissions share one transaction,
+// one count read and one Redis round trip per link.
+
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <mutex>
+
+#include "common/core/counters.h"
+#include "common/pg/pg_pool.h"
+#include "services/responses/responses_store.h"
+
+namespace feedback::responses {
+
+class ResponseWriter {
+ public:
+  virtual ~ResponseWriter() = default;
+  // Blocks until the response is stored; throws ApiError (nothing stored) otherwise.
+  virtual void write(NewResponse response) = 0;
+};
+
+// Writes `batch` with `store` and `counts`; each entry's error (none when stored) in
+// `errors`, in order. Responses of a link whose count cannot be begun are refused alone.
+void writeBatch(ResponsesStore& store, LinkCounts& counts,
+                const std::vector<const NewResponse*>& batch,
+                std::vector<std::exception_ptr>& errors);
+
+// One response at a time on the caller's store (tests, tools).
+class DirectResponseWriter final : public ResponseWriter {
+ public:
+  DirectResponseWriter(ResponsesStore& store, LinkCounts& counts)
+      : store_(store), counts_(counts) {}
+  void write(NewResponse response) override;
+
+ private:
+  ResponsesStore& store_;
+  LinkCounts& counts_;
+};
+
+// Queues writes and stores them in batches on connections of its own (`connections` of them
+// write at once): while a batch commits, the next gathers.
+class BatchingResponseWriter final : public ResponseWriter {
+ public:
+  // Counts batches and responses written in `counters`.
+  BatchingResponseWriter(const std::string& database_url, LinkCounts& counts, Counters& counters,
+                         int connections, std::size_t max_batch = 64);
+  ~BatchingResponseWriter() override;
+  void write(NewResponse response) override;
+  void stop();
+
+ private:
+  struct Pending {
+    NewResponse response;
+    std::promise<void> done;
+  };
+  void drain(PgSession& session);
+
+  LinkCounts& counts_;
+  Counters& counters_;
+  const std::size_t max_batch_;
+  std::mutex mutex_;
+  std::deque<Pending*> queue_;
+  int draining_ = 0;  // batches being written
+  const int connections_;
+  PgPool writers_;
+};
+
+}  // namespace feedback::responses
