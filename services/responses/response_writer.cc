@@ -91,9 +91,9 @@ void DirectResponseWriter::write(NewResponse response) {
   if (errors[0]) std::rethrow_exception(errors[0]);
 }
 
-BatchingResponseWriter::BatchingResponseWriter(const std::string& database_url,
-                                               LinkCounts& counts, Counters& counters,
-                                               int connections, std::size_t max_batch)
+BatchingResponseWriter::BatchingResponseWriter(const std::string& database_url, LinkCounts& counts,
+                                               Counters& counters, int connections,
+                                               std::size_t max_batch)
     : counts_(counts),
       counters_(counters),
       max_batch_(max_batch),
