@@ -2,6 +2,7 @@
 
 #include <boost/url/parse.hpp>
 #include <cmath>
+#include <limits>
 
 #include "common/core/limits.h"
 
@@ -197,9 +198,8 @@ Problem choiceAnswerProblem(const Question& question, const boost::json::value& 
     return "must be one of the question's options";
   }
   if (!settingFlag(question, "allow_multiple")) return "must be one of the question's options";
-  if (!value.is_array() || value.as_array().empty()) {
-    return "must be an option or a non-empty list of options";
-  }
+  // An empty list chooses nothing: valid, and no answer to a required question.
+  if (!value.is_array()) return "must be an option or a list of options";
   const auto& chosen = value.as_array();
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     if (!isOption(list, chosen[i])) return "must hold only the question's options";
@@ -218,8 +218,13 @@ Problem numberAnswerProblem(const Question& question, const boost::json::value& 
   if (min && *n < *min) return "must be at least " + formatNumber(*min);
   if (max && *n > *max) return "must be at most " + formatNumber(*max);
   if (auto step = settingNumber(question, "step"); step && *step > 0) {
-    double steps = (*n - min.value_or(0)) / *step;
-    if (std::fabs(steps - std::round(steps)) > 1e-9 * std::max(1.0, std::fabs(steps))) {
+    // The distance to the nearest step, against a tolerance for binary rounding only (0.3 is
+    // three steps of 0.1; 1500000000.5 is not a whole number of steps of 1).
+    const double offset = *n - min.value_or(0);
+    const double from_step = std::fabs(offset - std::round(offset / *step) * *step);
+    const double tolerance = 1e-9 * *step + 8 * std::numeric_limits<double>::epsilon() *
+                                                std::max(std::fabs(offset), std::fabs(*n));
+    if (from_step > tolerance) {
       return "must be a multiple of " + formatNumber(*step) +
              (min ? " from " + formatNumber(*min) : std::string());
     }

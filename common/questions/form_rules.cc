@@ -183,28 +183,25 @@ std::optional<std::string> FormRules::answerProblem(const Question& question,
   return type->answer(question, value);
 }
 
-void FormRules::checkAnswers(const AnswerValues& given) const {
+ErrorDetails FormRules::nameProblems(const AnswerValues& given) const {
   ErrorDetails problems;
   for (const auto& [key, value] : given) {
     const Question* q = find(key);
     if (!q) {
       problems[key] = "is not a question of this link";
-      continue;
+    } else if (!value.is_null() &&
+               findQuestionType(q->response_type)->source != AnswerSource::kRespondent) {
+      problems[key] = *answerProblem(*q, value);
     }
-    if (value.is_null()) continue;
-    if (auto problem = answerProblem(*q, value)) problems[key] = std::move(*problem);
   }
-  if (!problems.empty()) {
-    std::string message = answerMessage(problems, "answers are invalid");
-    throw ApiError(ErrorCode::kInvalidAnswer, std::move(message), std::move(problems));
-  }
+  return problems;
 }
 
 std::vector<KeptAnswer> FormRules::complete(const AnswerValues& given) const {
   Evaluation evaluation(*this, given);
   evaluation.decideVisibility();
   std::vector<KeptAnswer> kept;
-  ErrorDetails missing;
+  ErrorDetails invalid = nameProblems(given), missing;
   for (std::size_t i = 0; i < questions_.size(); ++i) {
     if (!evaluation.shown(i)) continue;
     const Question& q = questions_[i];
@@ -218,10 +215,19 @@ std::vector<KeptAnswer> FormRules::complete(const AnswerValues& given) const {
         auto it = given.find(q.field_key);
         const bool answered = it != given.end() && isAnswered(it->second);
         if (!answered && q.required) missing[q.field_key] = "is required";
-        if (it != given.end() && !it->second.is_null()) kept.push_back({&q, it->second});
+        if (it == given.end() || it->second.is_null()) break;
+        if (auto problem = answerProblem(q, it->second)) {
+          invalid[q.field_key] = std::move(*problem);
+          break;
+        }
+        kept.push_back({&q, it->second});
         break;
       }
     }
+  }
+  if (!invalid.empty()) {
+    std::string message = answerMessage(invalid, "answers are invalid");
+    throw ApiError(ErrorCode::kInvalidAnswer, std::move(message), std::move(invalid));
   }
   if (!missing.empty()) {
     std::string message = "The question '" + missing.begin()->first + "' needs an answer.";

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/errors.h"
 #include "common/questions/formula.h"
 #include "common/questions/question_types.h"
 
@@ -48,16 +49,18 @@ class FormRules {
   // Calculated and help_block questions accept no value.
   static std::optional<std::string> answerProblem(const Question& question,
                                                   const boost::json::value& value);
-  // INVALID_ANSWER, with a detail per field_key, when any given value breaks its rule or names
-  // no question of the form. Null values are skipped.
-  void checkAnswers(const AnswerValues& given) const;
   // The answers a completed response keeps, in display order: visible questions only,
-  // calculated values computed. REQUIRED_ANSWER_MISSING, with a detail per field_key, when a
+  // calculated values computed. INVALID_ANSWER, with a detail per field_key, for every given
+  // value that names no question, is given to a question that takes none (calculated,
+  // help_block), or breaks the rule of a visible question (values of hidden questions are
+  // dropped unjudged); then REQUIRED_ANSWER_MISSING, with a detail per field_key, when a
   // visible required question is unanswered.
   std::vector<KeptAnswer> complete(const AnswerValues& given) const;
 
  private:
   class Evaluation;
+  // Given names that are no question, and values given to questions that take none.
+  ErrorDetails nameProblems(const AnswerValues& given) const;
   std::vector<Question> questions_;
   std::map<std::string, std::size_t, std::less<>> index_;
   std::map<std::size_t, Formula> formulas_;  // by question index

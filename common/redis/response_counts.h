@@ -1,18 +1,21 @@
 #pragma once
 // Completed-response counts of links in the shared Redis, so that a link document read from
 // any gateway shows every submission already answered:
-//   fb:link:{<uuid>}:responses = hash {count: completed responses,
-//                                      pending: submissions begun and not yet settled}
-// (same hash slot as the link's version, so both are read in one round trip).
-// The responses service, for each submission: begin (pending + 1) before it commits, and
-// refuses the submission when that cannot be recorded; after the commit, settle with a count
-// read after it (count raised, pending - 1), retried in the background if Redis fails then.
-// A gateway trusts `count` only while nothing is pending; otherwise, or when there is no
-// count, it asks the responses service (which reads PostgreSQL) and fills `count` in. Counts
-// only grow and every write raises, never lowers, so `count` never exceeds the truth; and a
-// submission is answered only once it is counted, or while it keeps its link pending.
-// A submission whose process dies between begin and settle leaves its link pending: reads
-// stay exact, from PostgreSQL, until the key expires.
+//   fb:link:{<uuid>}:responses = the link's completed responses (a count read from
+//                                PostgreSQL; only ever raised)
+//   fb:link:{<uuid>}:pending   = sorted set of the submissions begun and not yet settled,
+//                                scored by when they began (Redis clock, milliseconds)
+// (the link's keys share its hash slot, so they are read in one round trip).
+// The responses service, for each submission: begin (add it to `pending`) before it
+// commits, and refuse the submission when that cannot be recorded; after the commit, settle
+// (raise the count to one read after the commit, remove the submission), retried in the
+// background if Redis fails then. Settling twice is harmless. A gateway trusts the count
+// only while no submission younger than kPendingMaxAgeMs is pending; otherwise, or when
+// there is no count, it asks the responses service (which reads PostgreSQL) and raises the
+// count to its answer. So the count never exceeds the truth, and a submission is answered
+// only once it is counted or while it keeps its link untrusted.
+// A submission whose settlement is lost (its process died) stops holding its link after
+// kPendingMaxAgeMs; the count may then lack it until the next submission into the link.
 
 #include <string>
 #include <string_view>
@@ -21,31 +24,44 @@ namespace feedback::responsecount {
 
 // Refreshed by every write; a link quiet for this long is counted again on its next read.
 inline constexpr int kTtlSeconds = 24 * 3600;
+// Far longer than any submission takes between begin and settle.
+inline constexpr int kPendingMaxAgeMs = 10 * 60 * 1000;
 
-inline std::string redisKey(std::string_view link_uuid) {
+inline std::string countKey(std::string_view link_uuid) {
   std::string out = "fb:link:{";
   out += link_uuid;
   out += "}:responses";
   return out;
 }
 
-// KEYS[1] = the key, ARGV[1] = submissions begun, ARGV[2] = TTL.
+inline std::string pendingKey(std::string_view link_uuid) {
+  std::string out = "fb:link:{";
+  out += link_uuid;
+  out += "}:pending";
+  return out;
+}
+
+// KEYS[1] = pending key; ARGV[1] = TTL, ARGV[2...] = submission ids.
 inline constexpr std::string_view kBeginScript =
-    "redis.call('HINCRBY', KEYS[1], 'pending', ARGV[1]) "
-    "redis.call('EXPIRE', KEYS[1], ARGV[2]) return 1";
+    "local t = redis.call('TIME') "
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
+    "for i = 2, #ARGV do redis.call('ZADD', KEYS[1], now, ARGV[i]) end "
+    "redis.call('EXPIRE', KEYS[1], ARGV[1]) return 1";
 
-// KEYS[1] = the key, ARGV[1] = a count (-1: none), ARGV[2] = submissions to settle,
-// ARGV[3] = TTL. Raises `count` to ARGV[1]; lowers `pending` by ARGV[2], not below 0.
+// KEYS[1] = count key, KEYS[2] = pending key; ARGV[1] = a count (-1: none), ARGV[2] = TTL,
+// ARGV[3...] = submission ids. Raises the count, then ends the submissions.
 inline constexpr std::string_view kSettleScript =
-    "local count = tonumber(redis.call('HGET', KEYS[1], 'count') or '-1') "
-    "if tonumber(ARGV[1]) > count then redis.call('HSET', KEYS[1], 'count', ARGV[1]) end "
-    "local pending = tonumber(redis.call('HGET', KEYS[1], 'pending') or '0') "
-    "local settled = math.min(pending, tonumber(ARGV[2])) "
-    "if settled > 0 then redis.call('HINCRBY', KEYS[1], 'pending', -settled) end "
-    "redis.call('EXPIRE', KEYS[1], ARGV[3]) return 1";
+    "local count = tonumber(redis.call('GET', KEYS[1]) or '-1') "
+    "if tonumber(ARGV[1]) > count then "
+    "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
+    "for i = 3, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end return 1";
 
-// The gateway's read: HMGET <key> count pending.
-inline constexpr std::string_view kCountField = "count";
-inline constexpr std::string_view kPendingField = "pending";
+// The gateway's read. KEYS[1] = count key, KEYS[2] = pending key; ARGV[1] =
+// kPendingMaxAgeMs. Answers {count or false, submissions pending and young enough to count}.
+inline constexpr std::string_view kReadScript =
+    "local t = redis.call('TIME') "
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
+    "return {redis.call('GET', KEYS[1]), "
+    "redis.call('ZCOUNT', KEYS[2], now - tonumber(ARGV[1]), '+inf')}";
 
 }  // namespace feedback::responsecount

@@ -110,6 +110,11 @@ int main() {
     draining = true;
     api_server->stop(config.drain_timeout);
     admin_server.stop(std::chrono::milliseconds(0));
+    // Backend calls of requests cut off by the drain finish by their deadline; the parts they
+    // reach (caches, stubs) are destroyed only after that.
+    if (!pipeline.waitIdle(config.backend_timeout + std::chrono::seconds(1))) {
+      log::warn("requests_left_at_exit", {});
+    }
   } catch (const std::exception& e) {
     log::error("fatal", {{"error", e.what()}});
     return 1;

@@ -23,39 +23,55 @@ RedisLinkCounts::~RedisLinkCounts() {
   }
   wake_.notify_all();
   retrier_.join();
+  // One last try for each link, each bounded by the Redis timeout.
+  for (const auto& [link, owed] : owed_) {
+    if (!trySettle(link, owed)) log::warn("response_count_left_pending", {{"link_uuid", link}});
+  }
 }
 
-void RedisLinkCounts::begin(const std::string& link_uuid, int64_t submissions) {
-  auto reply = redis_.commandSync({"EVAL", std::string(responsecount::kBeginScript), "1",
-                                   responsecount::redisKey(link_uuid), std::to_string(submissions),
-                                   std::to_string(responsecount::kTtlSeconds)});
+void RedisLinkCounts::begin(const std::string& link_uuid,
+                            const std::vector<std::string>& submissions) {
+  std::vector<std::string> command{"EVAL", std::string(responsecount::kBeginScript), "1",
+                                   responsecount::pendingKey(link_uuid),
+                                   std::to_string(responsecount::kTtlSeconds)};
+  command.insert(command.end(), submissions.begin(), submissions.end());
+  auto reply = redis_.commandSync(std::move(command));
   if (!reply || reply->type == RedisReply::Type::kError) {
     counters_.increment("response_count_begin_failures_total");
     log::warn("response_count_unavailable", {{"link_uuid", link_uuid}});
-    // Committing now could leave gateways showing a count without this submission.
+    // Committing now could leave gateways showing a count without these submissions.
     throw ApiError(ErrorCode::kServiceUnavailable,
                    "Responses cannot be recorded right now; please retry.");
   }
 }
 
 bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) {
-  auto reply = redis_.commandSync({"EVAL", std::string(responsecount::kSettleScript), "1",
-                                   responsecount::redisKey(link_uuid), std::to_string(owed.count),
-                                   std::to_string(owed.settlements),
-                                   std::to_string(responsecount::kTtlSeconds)});
+  std::vector<std::string> command{"EVAL",
+                                   std::string(responsecount::kSettleScript),
+                                   "2",
+                                   responsecount::countKey(link_uuid),
+                                   responsecount::pendingKey(link_uuid),
+                                   std::to_string(owed.count),
+                                   std::to_string(responsecount::kTtlSeconds)};
+  command.insert(command.end(), owed.submissions.begin(), owed.submissions.end());
+  auto reply = redis_.commandSync(std::move(command));
   return reply && reply->type != RedisReply::Type::kError;
 }
 
 void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<int64_t> completed,
-                             int64_t submissions) {
-  Owed owed{completed.value_or(-1), submissions};
+                             const std::vector<std::string>& submissions) {
+  Owed owed{completed.value_or(-1), {submissions.begin(), submissions.end()}};
   if (trySettle(link_uuid, owed)) return;
   counters_.increment("response_count_settle_failures_total");
   std::lock_guard lock(mutex_);
   if (owed_.empty()) log::warn("response_counts_unsettled", {{"link_uuid", link_uuid}});
+  owe(link_uuid, std::move(owed));
+}
+
+void RedisLinkCounts::owe(const std::string& link_uuid, Owed owed) {
   Owed& total = owed_[link_uuid];
   total.count = std::max(total.count, owed.count);
-  total.settlements += owed.settlements;
+  total.submissions.merge(owed.submissions);
 }
 
 void RedisLinkCounts::retryLoop() {
@@ -71,11 +87,7 @@ void RedisLinkCounts::retryLoop() {
       if (!trySettle(link, owed)) failed.emplace(link, owed);
     }
     lock.lock();
-    for (const auto& [link, owed] : failed) {
-      Owed& total = owed_[link];
-      total.count = std::max(total.count, owed.count);
-      total.settlements += owed.settlements;
-    }
+    for (auto& [link, owed] : failed) owe(link, std::move(owed));
     if (owed_.empty()) log::info("response_counts_settled", {{"links", batch.size()}});
   }
 }

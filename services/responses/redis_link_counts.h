@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "common/core/counters.h"
@@ -21,16 +22,18 @@ class RedisLinkCounts final : public LinkCounts {
                   std::chrono::milliseconds retry_every = std::chrono::milliseconds(500));
   ~RedisLinkCounts() override;
 
-  void begin(const std::string& link_uuid, int64_t submissions) override;
+  void begin(const std::string& link_uuid, const std::vector<std::string>& submissions) override;
   void settle(const std::string& link_uuid, std::optional<int64_t> completed,
-              int64_t submissions) override;
+              const std::vector<std::string>& submissions) override;
 
  private:
   struct Owed {
     int64_t count = -1;  // highest count to raise to; -1: none
-    int64_t settlements = 0;
+    std::set<std::string> submissions;
   };
   bool trySettle(const std::string& link_uuid, const Owed& owed);
+  // Adds to what is owed for the link; the caller holds mutex_.
+  void owe(const std::string& link_uuid, Owed owed);
   void retryLoop();
 
   RedisClient& redis_;

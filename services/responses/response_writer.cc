@@ -16,35 +16,40 @@ bool completes(const NewResponse& r) {
   return r.stored.response.submitted_at_micros() != 0;
 }
 
-// The next batch must reconnect after this (libpqxx 6 still reports the connection open).
+}  // namespace
+
 bool isLostConnection(const std::exception_ptr& error) {
   if (!error) return false;
   try {
     std::rethrow_exception(error);
   } catch (const pqxx::broken_connection&) {
     return true;
+  } catch (const pqxx::in_doubt_error&) {
+    return true;
   } catch (...) {
     return false;
   }
 }
 
-}  // namespace
-
 void writeBatch(ResponsesStore& store, LinkCounts& counts,
                 const std::vector<const NewResponse*>& batch,
                 std::vector<std::exception_ptr>& errors) {
   errors.assign(batch.size(), nullptr);
-  // Completed responses per link (with its workspace), each link begun once for all of them.
-  std::map<std::string, std::pair<std::string, int64_t>> completing;
+  // Completed responses per link, each link begun once for all of them.
+  struct Link {
+    std::string workspace_uuid;
+    std::vector<std::string> submissions;
+  };
+  std::map<std::string, Link> completing;
   for (const auto* r : batch) {
     if (!completes(*r)) continue;
-    auto& entry = completing[r->stored.response.link_uuid()];
-    entry.first = r->stored.workspace_uuid;
-    ++entry.second;
+    auto& link = completing[r->stored.response.link_uuid()];
+    link.workspace_uuid = r->stored.workspace_uuid;
+    link.submissions.push_back(r->stored.response.uuid());
   }
   for (auto it = completing.begin(); it != completing.end();) {
     try {
-      counts.begin(it->first, it->second.second);
+      counts.begin(it->first, it->second.submissions);
       ++it;
     } catch (const ApiError&) {
       for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -55,15 +60,26 @@ void writeBatch(ResponsesStore& store, LinkCounts& counts,
       it = completing.erase(it);
     }
   }
+  // In link order: concurrent batches then take the rows of link_counts they share in the
+  // same order, and cannot deadlock.
   std::vector<const NewResponse*> writing;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     if (!errors[i]) writing.push_back(batch[i]);
   }
+  std::stable_sort(writing.begin(), writing.end(), [](const auto* a, const auto* b) {
+    return a->stored.response.link_uuid() < b->stored.response.link_uuid();
+  });
   if (writing.empty()) return;
   try {
     store.insertResponses(writing);
   } catch (...) {
-    for (const auto& [link, entry] : completing) counts.settle(link, std::nullopt, entry.second);
+    // A lost connection may have lost the answer to a commit that happened: the links then
+    // stay pending (their counts are read from PostgreSQL) rather than trusted too early.
+    if (!isLostConnection(std::current_exception())) {
+      for (const auto& [link, entry] : completing) {
+        counts.settle(link, std::nullopt, entry.submissions);
+      }
+    }
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (!errors[i]) errors[i] = std::current_exception();
     }
@@ -72,7 +88,7 @@ void writeBatch(ResponsesStore& store, LinkCounts& counts,
   // Counts read after the commit; should they be unreadable, the links stay pending and the
   // gateways read their counts from PostgreSQL: right, only slower.
   std::map<std::string, std::vector<std::string>> by_workspace;
-  for (const auto& [link, entry] : completing) by_workspace[entry.first].push_back(link);
+  for (const auto& [link, entry] : completing) by_workspace[entry.workspace_uuid].push_back(link);
   for (const auto& [workspace, links] : by_workspace) {
     std::map<std::string, int64_t> read;
     try {
@@ -81,7 +97,7 @@ void writeBatch(ResponsesStore& store, LinkCounts& counts,
       log::warn("response_count_unread", {{"workspace_uuid", workspace}, {"error", e.what()}});
       continue;
     }
-    for (const auto& link : links) counts.settle(link, read[link], completing[link].second);
+    for (const auto& link : links) counts.settle(link, read[link], completing[link].submissions);
   }
 }
 
@@ -141,12 +157,12 @@ void BatchingResponseWriter::drain(PgSession& session) {
         return;
       }
     }
-    std::vector<const NewResponse*> batch;
-    for (auto* p : taken) batch.push_back(&p->response);
-    counters_.increment("response_write_batches_total");
-    counters_.increment("response_writes_total", batch.size());
-    std::vector<std::exception_ptr> errors(batch.size());
+    std::vector<std::exception_ptr> errors(taken.size());
     try {
+      std::vector<const NewResponse*> batch;
+      for (auto* p : taken) batch.push_back(&p->response);
+      counters_.increment("response_write_batches_total");
+      counters_.increment("response_writes_total", batch.size());
       PgResponsesStore store(session.connection());
       writeBatch(store, counts_, batch, errors);
     } catch (...) {

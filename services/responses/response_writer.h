@@ -24,9 +24,15 @@ class ResponseWriter {
 
 // Writes `batch` with `store` and `counts`; each entry's error (none when stored) in
 // `errors`, in order. Responses of a link whose count cannot be begun are refused alone.
+// When the connection is lost the outcome of the commit is unknown: the links are left
+// pending.
 void writeBatch(ResponsesStore& store, LinkCounts& counts,
                 const std::vector<const NewResponse*>& batch,
                 std::vector<std::exception_ptr>& errors);
+
+// True for an error after which a commit may or may not have happened (the connection was
+// lost); the connection must then be opened again.
+bool isLostConnection(const std::exception_ptr& error);
 
 // One response at a time on the caller's store (tests, tools).
 class DirectResponseWriter final : public ResponseWriter {

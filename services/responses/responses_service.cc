@@ -96,12 +96,13 @@ void requireOpen(const StoredResponse& stored, const std::string& token, const I
 // settled with the count read after the commit, or settled without one when nothing did.
 class CountedSubmission {
  public:
-  CountedSubmission(LinkCounts& counts, ResponsesStore& store, const IntakeForm& form)
-      : counts_(counts), store_(store), form_(form) {
-    counts_.begin(form_.link().uuid(), 1);
+  CountedSubmission(LinkCounts& counts, ResponsesStore& store, const IntakeForm& form,
+                    const std::string& response_uuid)
+      : counts_(counts), store_(store), form_(form), submission_{response_uuid} {
+    counts_.begin(form_.link().uuid(), submission_);
   }
   ~CountedSubmission() {
-    if (!settled_) counts_.settle(form_.link().uuid(), std::nullopt, 1);
+    if (!settled_) counts_.settle(form_.link().uuid(), std::nullopt, submission_);
   }
   CountedSubmission(const CountedSubmission&) = delete;
   CountedSubmission& operator=(const CountedSubmission&) = delete;
@@ -118,13 +119,20 @@ class CountedSubmission {
       log::warn("response_count_unread", {{"link_uuid", link}, {"error", e.what()}});
       return;
     }
-    counts_.settle(link, counts[link], 1);
+    counts_.settle(link, counts[link], submission_);
+  }
+
+  // When the write failed. A lost connection may have lost the answer to a commit that
+  // happened: the link then stays pending rather than trusted too early.
+  void failed(const std::exception_ptr& error) {
+    if (isLostConnection(error)) settled_ = true;
   }
 
  private:
   LinkCounts& counts_;
   ResponsesStore& store_;
   const IntakeForm& form_;
+  const std::vector<std::string> submission_;
   bool settled_ = false;
 };
 
@@ -245,29 +253,39 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
   IntakeForm form(request.link());
   if (!isUuid(request.response_uuid())) noSuchResponse();
 
+  // Checked before the link's count is touched, so that calls without the token cost little.
+  auto current = store.findResponse(form.workspaceUuid(), request.response_uuid());
+  if (!current) noSuchResponse();
+  requireOpen(*current, request.token(), form);
+
   v1::SubmitResponseResponse response;
-  CountedSubmission counted(counts_, store, form);
-  bool found = store.updateResponse(
-      form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
-        requireOpen(stored, request.token(), form);
-        const questions::AnswerValues given = valuesOf(request.answers());
-        form.rules().checkAnswers(given);
-        auto& r = stored.response;
-        // Saved answers, where the question still exists, then the ones given now.
-        questions::AnswerValues merged;
-        for (const auto& a : stored.answers) {
-          if (form.rules().find(a.field_key())) merged[a.field_key()] = valueOf(a);
-        }
-        for (const auto& [key, value] : given) merged[key] = value;
-        form.rules().checkAnswers(merged);
-        keepAnswers(form.rules().complete(merged), stored);
-        r.set_status(std::string(kCompleted));
-        r.set_submitted_at_micros(nowMicros());
-        *response.mutable_response() = r;
-        return std::optional<ResponsesStore::Change>(ResponsesStore::Change{
-            {makeEvent(kResponseSubmitted, r.submitted_at_micros(), form, api::renderResponse(r))},
-            true});
-      });
+  CountedSubmission counted(counts_, store, form, request.response_uuid());
+  bool found = false;
+  try {
+    found = store.updateResponse(
+        form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
+          requireOpen(stored, request.token(), form);
+          const questions::AnswerValues given = valuesOf(request.answers());
+          auto& r = stored.response;
+          // Saved answers, where the question still exists, then the ones given now.
+          questions::AnswerValues merged;
+          for (const auto& a : stored.answers) {
+            if (form.rules().find(a.field_key())) merged[a.field_key()] = valueOf(a);
+          }
+          for (const auto& [key, value] : given) merged[key] = value;
+          keepAnswers(form.rules().complete(merged), stored);
+          r.set_status(std::string(kCompleted));
+          r.set_submitted_at_micros(nowMicros());
+          *response.mutable_response() = r;
+          return std::optional<ResponsesStore::Change>(
+              ResponsesStore::Change{{makeEvent(kResponseSubmitted, r.submitted_at_micros(), form,
+                                                api::renderResponse(r))},
+                                     true});
+        });
+  } catch (...) {
+    counted.failed(std::current_exception());
+    throw;
+  }
   if (!found) noSuchResponse();
   counted.committed();
   return response;
@@ -277,9 +295,7 @@ v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
     ResponsesStore&, const v1::CreateCompletedResponseRequest& request) {
   IntakeForm form(request.link());
   form.requireActive();
-  const questions::AnswerValues given = valuesOf(request.answers());
-  form.rules().checkAnswers(given);
-  auto kept = form.rules().complete(given);
+  auto kept = form.rules().complete(valuesOf(request.answers()));
 
   StoredResponse stored;
   stored.workspace_uuid = form.workspaceUuid();

@@ -92,16 +92,18 @@ class ResponsesStore {
 };
 
 // The links' completed counts as the gateways read them (common/redis/response_counts.h).
+// Submissions are named by their response uuids.
 class LinkCounts {
  public:
   virtual ~LinkCounts() = default;
-  // Before `submissions` of the link commit: its count is about to change. Throws
+  // Before the submissions commit: the link's count is about to change. Throws
   // ApiError(kServiceUnavailable) when that cannot be recorded; nothing may be committed then.
-  virtual void begin(const std::string& link_uuid, int64_t submissions) = 0;
+  virtual void begin(const std::string& link_uuid, const std::vector<std::string>& submissions) = 0;
   // After they committed, with a count read after the commit; or with nullopt when they did
-  // not commit. Never throws: what fails is retried in the background.
+  // not commit. Never throws: what fails is retried in the background; settling twice is
+  // harmless.
   virtual void settle(const std::string& link_uuid, std::optional<int64_t> completed,
-                      int64_t submissions) = 0;
+                      const std::vector<std::string>& submissions) = 0;
 };
 
 }  // namespace feedback::responses

@@ -49,7 +49,8 @@ VALUES = {
     "vtf_q": (["0123456789", "é" * 10], ["01234567890", "é" * 11, 7]),
     "text_q": (["plain words", "x" * 10000], [123, ["a"], False, "x" * 10001]),
     "mc_q": (["green"], ["purple", ["red"], "Red", 1]),
-    "mcm_q": (["red", ["red", "blue"]], [[], ["red", "red"], ["red", "purple"], "purple", [1]]),
+    # An empty list chooses nothing: accepted, and no answer to a required question.
+    "mcm_q": (["red", ["red", "blue"], []], [["red", "red"], ["red", "purple"], "purple", [1], {}]),
     "num_q": ([0, 2.5, 10], [-0.5, 10.5, 2.25, "5", True, [1]]),
     "nps_q": ([0, 10], [-1, 11, 2.5, "5"]),
     "stars_q": ([1, 5], [0, 6, True, "3"]),
@@ -84,12 +85,12 @@ def count_key(link_uuid):
 
 def redis_count(link_uuid):
     """The link's completed count in Redis ("" when none) (common/redis/response_counts.h)."""
-    return redis("HGET", count_key(link_uuid), "count")
+    return redis("GET", count_key(link_uuid))
 
 
 def redis_pending(link_uuid):
-    """Submissions of the link begun and not yet settled in Redis ("" or "0" when none)."""
-    return redis("HGET", count_key(link_uuid), "pending")
+    """Submissions of the link begun and not yet settled in Redis."""
+    return int(redis("ZCARD", "fb:link:{" + link_uuid + "}:pending") or 0)
 
 
 def link_counts(link_uuid):
@@ -569,7 +570,7 @@ def a_failed_submit_stores_nothing_partial():
     assert {k: a["value"] for k, a in by_key(rec).items()} == {"must": "finally", "num": 3}
     assert [e["type"] for e in outbox(link["uuid"])] == ["response.started", "response.submitted"]
     assert link_counts(link["uuid"]) == (1, 1)
-    assert redis_count(link["uuid"]) == "1"
+    assert redis_count(link["uuid"]) == "1" and redis_pending(link["uuid"]) == 0
 
 
 @test
@@ -593,7 +594,7 @@ def racing_calls_on_one_response_lose_nothing_and_submit_once():
     assert stored(st["uuid"])["answers"] == winner["answers"]
     assert [e["type"] for e in outbox(link["uuid"])] == ["response.started", "response.submitted"]
     assert link_counts(link["uuid"]) == (1, 1)
-    assert redis_count(link["uuid"]) == "1"
+    assert redis_count(link["uuid"]) == "1" and redis_pending(link["uuid"]) == 0
 
 
 # --- outbox -----------------------------------------------------------------------------------------

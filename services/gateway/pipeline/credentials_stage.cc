@@ -48,6 +48,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
   }
   std::vector<RedisCommand> prefetch;
   if (ctx->route->prefetch) prefetch = ctx->route->prefetch(*ctx);
+  ctx->prefetch_sent = prefetch;
   keys_.authenticate(key, std::move(prefetch), [ctx, chain](AuthOutcome outcome) {
     switch (outcome.kind) {
       case AuthOutcome::Kind::kRejected:
@@ -84,6 +85,7 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
     std::vector<RedisCommand> prefetch;
     if (ctx->route->prefetch) prefetch = ctx->route->prefetch(*ctx);
     if (prefetch.empty()) return chain.next();
+    ctx->prefetch_sent = prefetch;
     const std::size_t count = prefetch.size();
     reader_.read(std::move(prefetch), [ctx, chain, count](RedisReplies replies) {
       replies.resize(count);

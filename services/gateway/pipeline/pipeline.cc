@@ -1,5 +1,7 @@
 #include "services/gateway/pipeline/pipeline.h"
 
+#include <thread>
+
 #include "common/core/log.h"
 #include "services/gateway/http/responses.h"
 
@@ -9,6 +11,14 @@ namespace {
 // Each request keeps how to answer it beside its context, so that a stage answering from
 // any thread needs nothing else.
 struct PipelineRequest : RequestContext {
+  explicit PipelineRequest(std::shared_ptr<std::atomic<int>> live) : live(std::move(live)) {
+    ++*this->live;
+  }
+  ~PipelineRequest() { --*live; }
+  PipelineRequest(const PipelineRequest&) = delete;
+  PipelineRequest& operator=(const PipelineRequest&) = delete;
+
+  std::shared_ptr<std::atomic<int>> live;
   Respond respond;
 };
 
@@ -23,13 +33,22 @@ void Chain::reply(HttpResponse response) const {
 }
 
 void Pipeline::handle(HttpRequest request, Respond respond) const {
-  auto ctx = std::make_shared<PipelineRequest>();
+  auto ctx = std::make_shared<PipelineRequest>(live_);
   ctx->started = std::chrono::steady_clock::now();
   ctx->deadline = std::chrono::system_clock::now() + backend_timeout_;
   ctx->request = std::move(request);
   ctx->request_id = requestIdFor(ctx->request);
   ctx->respond = std::move(respond);
   run(ctx, 0);
+}
+
+bool Pipeline::waitIdle(std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (*live_ > 0) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
 }
 
 void Pipeline::run(const ContextPtr& ctx, std::size_t index) const {

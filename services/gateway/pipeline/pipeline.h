@@ -5,6 +5,7 @@
 // run or answers, now or later (a stage waiting on I/O resumes the chain when its answer
 // arrives); a stage asks the route's declared attributes, not the path, what applies to it.
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <vector>
@@ -53,6 +54,9 @@ class Pipeline {
 
   // The HTTP server's handler: `respond` gets the finished answer.
   void handle(HttpRequest request, Respond respond) const;
+  // Waits, at most `timeout`, until no request is left: not even backend calls still under
+  // way for requests answered already. What they reach must outlive them.
+  bool waitIdle(std::chrono::milliseconds timeout) const;
 
  private:
   friend class Chain;
@@ -62,6 +66,9 @@ class Pipeline {
   std::vector<std::unique_ptr<Stage>> stages_;
   FinishStage& finish_;
   const std::chrono::milliseconds backend_timeout_;
+  // Requests whose context is still alive; shared with them, since a context may outlive a
+  // pipeline that stopped waiting.
+  std::shared_ptr<std::atomic<int>> live_ = std::make_shared<std::atomic<int>>(0);
 };
 
 }  // namespace feedback::gateway

@@ -56,8 +56,12 @@ void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
                        Respond respond) {
   const std::string key = keyOf(*ctx, slug);
   if (auto form = cached(key)) {
+    // The version read must be this link's: the entry may have changed since the read.
+    const std::string version_key = linkversion::redisKey(form->link.uuid());
+    const bool same_link = !ctx->prefetch_sent.empty() && ctx->prefetch_sent[0].size() > 1 &&
+                           ctx->prefetch_sent[0][1] == version_key;
     auto current = redisInteger(version);
-    if (current && *current == form->link.version()) return then(std::move(form));
+    if (same_link && current && *current == form->link.version()) return then(std::move(form));
   }
   lv1::GetLinkBySlugRequest request;
   *request.mutable_caller()->mutable_workspace() = ctx->caller.workspace();

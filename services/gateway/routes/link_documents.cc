@@ -27,8 +27,8 @@ LinkDocuments::~LinkDocuments() = default;
 
 std::vector<RedisCommand> LinkDocuments::prefetch(const std::string& link_uuid) {
   return {{"GET", linkversion::redisKey(link_uuid)},
-          {"HMGET", responsecount::redisKey(link_uuid), std::string(responsecount::kCountField),
-           std::string(responsecount::kPendingField)}};
+          {"EVAL", std::string(responsecount::kReadScript), "2", responsecount::countKey(link_uuid),
+           responsecount::pendingKey(link_uuid), std::to_string(responsecount::kPendingMaxAgeMs)}};
 }
 
 void LinkDocuments::serve(const ContextPtr& ctx, const std::string& link_uuid,

@@ -20,6 +20,7 @@
 namespace feedback::gateway {
 
 struct RouteEntry;
+using RedisCommand = std::vector<std::string>;
 
 struct RequestContext {
   HttpRequest request;
@@ -32,8 +33,9 @@ struct RequestContext {
   // Public routes: only the workspace is set.
   feedback::common::v1::Caller caller;
   boost::json::object body;
-  // One answer per command of the route's prefetch, in order; nullopt when Redis did not
-  // answer.
+  // The route's prefetch as sent, and one answer per command, in order (nullopt when Redis
+  // did not answer).
+  std::vector<RedisCommand> prefetch_sent;
   std::vector<std::optional<RedisReply>> prefetched;
   // SHA-256 hex of the request's API key; empty on public routes.
   std::string key_hash;
@@ -75,7 +77,6 @@ using RouteFunction = std::function<void(const ContextPtr&, Respond)>;
 // Redis reads (commands such as {"GET", key}) a route makes in the request's one round trip
 // (with the API key on keyed routes). Runs once routing and, on public routes, the workspace
 // are known.
-using RedisCommand = std::vector<std::string>;
 using Prefetch = std::function<std::vector<RedisCommand>(const RequestContext&)>;
 
 struct RouteEntry {

@@ -5,6 +5,7 @@
 #include "common/redis/response_counts.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
 #include "services/gateway/routes/backend_call.h"
+#include "services/gateway/routes/redis_fill.h"
 
 namespace feedback::gateway {
 
@@ -52,13 +53,14 @@ void ResponseCounts::fetch(const ContextPtr& ctx, std::vector<std::string> link_
 
 namespace {
 
-// The count of an HMGET count pending answer that may be trusted: present, nothing pending.
+// The count of a responsecount::kReadScript answer when it may be trusted: there is one and
+// no submission is pending.
 std::optional<int64_t> trustedCount(const std::optional<RedisReply>& reply) {
   if (!reply || reply->type != RedisReply::Type::kArray || reply->elements.size() != 2) {
     return std::nullopt;
   }
   const RedisReply& pending = reply->elements[1];
-  if (pending.type == RedisReply::Type::kString && pending.str != "0") return std::nullopt;
+  if (pending.type != RedisReply::Type::kInteger || pending.integer != 0) return std::nullopt;
   return redisInteger(reply->elements[0]);
 }
 
@@ -73,12 +75,10 @@ void ResponseCounts::forLink(const ContextPtr& ctx, const std::string& link_uuid
       ctx, {link_uuid},
       [this, link_uuid, redis_answered, then = std::move(then)](Counts counts) {
         const int64_t count = counts[link_uuid];
+        // Only raises the count; a submission pending meanwhile keeps the link untrusted.
         if (redis_answered) {
-          // Raises the count only; a submission pending meanwhile keeps the link untrusted.
-          redis_.command({"EVAL", std::string(responsecount::kSettleScript), "1",
-                          responsecount::redisKey(link_uuid), std::to_string(count), "0",
-                          std::to_string(responsecount::kTtlSeconds)},
-                         [](std::optional<RedisReply>) {});
+          raiseInRedis(redis_, responsecount::countKey(link_uuid), count,
+                       responsecount::kTtlSeconds);
         }
         then(count);
       },

@@ -27,9 +27,9 @@ class ResponseCounts {
   // The counts of `link_uuids` from the responses service.
   void fetch(const ContextPtr& ctx, std::vector<std::string> link_uuids,
              std::function<void(Counts)> then, OnError on_error);
-  // One link's count: from `prefetched` (the answer to the HMGET of LinkDocuments::prefetch(),
-  // see common/redis/response_counts.h) when Redis holds a count and nothing is pending;
-  // otherwise from the responses service, whose answer then fills Redis in.
+  // One link's count: from `prefetched` (the answer to LinkDocuments::prefetch()'s read, see
+  // common/redis/response_counts.h) when Redis holds a count and nothing is pending;
+  // otherwise from the responses service, whose answer then raises the count in Redis.
   void forLink(const ContextPtr& ctx, const std::string& link_uuid,
                const std::optional<RedisReply>& prefetched, std::function<void(int64_t)> then,
                OnError on_error);

@@ -92,7 +92,8 @@ TEST_CASE("answer rules: multiple_choice", "[questions]") {
                         R"({"options": ["red", "green", "blue"], "allow_multiple": true})");
   CHECK(valid(multi, R"(["red", "blue"])"));
   CHECK(valid(multi, R"("red")"));
-  CHECK_FALSE(valid(multi, "[]"));
+  CHECK(valid(multi, "[]"));  // nothing chosen (no answer to a required question)
+  CHECK_FALSE(valid(multi, "{}"));
   CHECK_FALSE(valid(multi, R"(["red", "red"])"));
   CHECK_FALSE(valid(multi, R"(["red", "pink"])"));
   CHECK_FALSE(valid(multi, R"(["red", 1])"));
@@ -115,6 +116,14 @@ TEST_CASE("answer rules: number within min/max and on step", "[questions]") {
   CHECK_FALSE(valid(halves, "0.5"));
   auto tenths = question("number", R"({"step": 0.1})");
   CHECK(valid(tenths, "0.3"));  // not rejected by binary rounding
+  CHECK(valid(tenths, "123456.7"));
+  CHECK_FALSE(valid(tenths, "0.35"));
+  auto whole = question("number", R"({"min": 0, "step": 1})");
+  CHECK_FALSE(valid(whole, "1500000000.5"));  // far from the start, still not on a step
+  CHECK(valid(whole, "1500000000"));
+  auto cents = question("number", R"({"step": 0.01})");
+  CHECK_FALSE(valid(cents, "10000000.005"));
+  CHECK(valid(cents, "10000000.01"));
   CHECK(valid(question("number"), "-12345.678"));
 }
 

@@ -182,13 +182,25 @@ TEST_CASE("form rules: a condition may test a calculated value", "[questions]") 
   CHECK(kept(form, R"({"n": 30})").size() == 2);
 }
 
-TEST_CASE("form rules: checkAnswers reports every bad value by field_key", "[questions]") {
+TEST_CASE("form rules: every bad value is reported by field_key", "[questions]") {
   q::FormRules form({question("n", "number", R"({"max": 5})"), question("t", "text"),
                      question("c", "calculated", R"({"formula": "n"})"),
                      question("h", "help_block")});
-  CHECK_NOTHROW(form.checkAnswers(answers(R"({"n": 4, "t": "ok", "c": null})")));
-  auto result = failure(
-      [&] { form.checkAnswers(answers(R"({"n": 6, "t": 1, "c": 4, "h": "x", "ghost": 1})")); });
-  CHECK(result.first == ErrorCode::kInvalidAnswer);
-  CHECK(result.second == std::set<std::string>{"n", "t", "c", "h", "ghost"});
+  CHECK_NOTHROW(form.complete(answers(R"({"n": 4, "t": "ok", "c": null})")));
+  // Names that are no question, questions that take no value, values that break their
+  // question's rule: all at once.
+  auto bad =
+      failure([&] { form.complete(answers(R"({"n": 6, "t": 1, "c": 4, "h": "x", "ghost": 1})")); });
+  CHECK(bad.first == ErrorCode::kInvalidAnswer);
+  CHECK(bad.second == std::set<std::string>{"n", "t", "c", "h", "ghost"});
+}
+
+TEST_CASE("form rules: a hidden question's value is dropped, not judged", "[questions]") {
+  q::FormRules form({question("score", "number"),
+                     question("contact", "email", "{}",
+                              R"({"field": "score", "operator": "less_than", "value": 7})")});
+  CHECK(kept(form, R"({"score": 9, "contact": "not an email"})").size() == 1);
+  CHECK(failure([&] {
+          form.complete(answers(R"({"score": 3, "contact": "not an email"})"));
+        }).second == std::set<std::string>{"contact"});
 }

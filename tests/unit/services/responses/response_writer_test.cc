@@ -53,12 +53,13 @@ class FakeCounts final : public responses::LinkCounts {
   std::set<std::string> unavailable;  // links whose begin fails
   std::map<std::string, int64_t> begun;
   std::vector<std::tuple<std::string, std::optional<int64_t>, int64_t>> settled;
-  void begin(const std::string& link, int64_t n) override {
+  void begin(const std::string& link, const std::vector<std::string>& ids) override {
     if (unavailable.count(link)) throw ApiError(ErrorCode::kServiceUnavailable);
-    begun[link] += n;
+    begun[link] += static_cast<int64_t>(ids.size());
   }
-  void settle(const std::string& link, std::optional<int64_t> count, int64_t n) override {
-    settled.emplace_back(link, count, n);
+  void settle(const std::string& link, std::optional<int64_t> count,
+              const std::vector<std::string>& ids) override {
+    settled.emplace_back(link, count, static_cast<int64_t>(ids.size()));
   }
 };
 
@@ -83,7 +84,8 @@ TEST_CASE("response writer: a batch begins each link once and settles it after t
   std::vector<std::exception_ptr> errors;
   responses::writeBatch(store, counts, {&a1, &a2, &b1, &started}, errors);
   CHECK(std::none_of(errors.begin(), errors.end(), [](auto& e) { return bool(e); }));
-  CHECK(store.stored == std::vector<std::string>{"a1", "a2", "b1", "s1"});
+  // In link order, so that concurrent batches lock shared count rows alike.
+  CHECK(store.stored == std::vector<std::string>{"a1", "a2", "s1", "b1"});
   CHECK(counts.begun == std::map<std::string, int64_t>{{"A", 2}, {"B", 1}});
   CHECK(store.count_reads == 1);  // one read for the workspace's links
   CHECK(counts.settled.size() == 2);

@@ -108,15 +108,16 @@ class FakeCounts final : public responses::LinkCounts {
   int begun = 0;
   std::vector<std::pair<std::string, int64_t>> published;  // settled with a count
   int released = 0;                                        // settled without one
-  void begin(const std::string&, int64_t submissions) override {
+  void begin(const std::string&, const std::vector<std::string>& ids) override {
     if (unavailable) throw ApiError(ErrorCode::kServiceUnavailable);
-    begun += static_cast<int>(submissions);
+    begun += static_cast<int>(ids.size());
   }
-  void settle(const std::string& link, std::optional<int64_t> count, int64_t submissions) override {
+  void settle(const std::string& link, std::optional<int64_t> count,
+              const std::vector<std::string>& ids) override {
     if (count) {
       published.emplace_back(link, *count);
     } else {
-      released += static_cast<int>(submissions);
+      released += static_cast<int>(ids.size());
     }
   }
   int open() const { return begun - static_cast<int>(published.size()) - released; }
