@@ -33,6 +33,8 @@ class Env {
   HostPort address(const char* name, const std::string& fallback);
   // "redis://host:port[/db]".
   HostPort redisUrl(const char* name, const std::string& fallback);
+  // Records a problem found by the caller (e.g. a value that parses but makes no sense).
+  void problem(std::string message) { problems_.push_back(std::move(message)); }
   // Throws ConfigError listing every problem seen so far.
   void check() const;
 

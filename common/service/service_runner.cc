@@ -1,10 +1,14 @@
 #include "common/service/service_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <iostream>
+#include <thread>
 
 #include "common/asio/admin_http.h"
 #include "common/core/log.h"
+#include "common/core/process.h"
 #include "common/grpc/grpc_kit.h"
 
 namespace feedback {
@@ -23,6 +27,48 @@ void serveService(grpc::Service& service, ServicePorts ports, PgPool& pool, Redi
   log::info("listening", {{"port", bound}, {"admin_port", admin.port()}});
   grpckit::serveUntilSignal(*server, [&draining] { draining = true; });
   pool.stop();
+}
+
+int serviceMain(const ServiceDefinition& definition, const std::function<void(Env&)>& configure,
+                const std::function<void(ServiceResources&)>& run) {
+  process::blockTerminationSignals();
+  log::setService(definition.name);
+  std::string prefix = definition.name;
+  for (auto& c : prefix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  Env env;
+  ServiceBasics basics;
+  basics.ports.admin =
+      env.integer((prefix + "_ADMIN_PORT").c_str(), definition.default_admin_port, 0, 65535);
+  basics.ports.grpc = env.integer((prefix + "_PORT").c_str(), definition.default_port, 0, 65535);
+  basics.database_url = env.requiredText("DATABASE_URL");
+  basics.redis = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
+  // than cores lets commits share flushes.
+  basics.pool_size = env.integer("PG_POOL_SIZE", std::clamp(4 * cores, 4, 32), 1, 256);
+  configure(env);
+  try {
+    env.check();
+  } catch (const ConfigError& e) {
+    std::cerr << definition.name << ": " << e.what() << "\n";
+    return 2;
+  }
+
+  try {
+    applyMigrations(basics.database_url, definition.name, definition.migrations);
+    RedisClient redis(basics.redis.host, basics.redis.port);
+    Counters counters;
+    PgPool pool(basics.database_url, basics.pool_size, 4096, definition.prepare);
+    log::info("pg_pool", {{"workers", basics.pool_size}});
+    ServiceResources resources{basics, redis, pool, counters, [&](grpc::Service& service) {
+                                 serveService(service, basics.ports, pool, redis, counters);
+                               }};
+    run(resources);
+  } catch (const std::exception& e) {
+    log::error("fatal", {{"error", e.what()}});
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace feedback
