@@ -4,7 +4,8 @@
 //   fb:link:{<uuid>}:responses = the link's completed responses (a count read from
 //                                PostgreSQL; only ever raised)
 //   fb:link:{<uuid>}:pending   = sorted set of the submissions begun and not yet settled,
-//                                scored by when they began (Redis clock, milliseconds)
+//                                scored by when they began (milliseconds since the epoch;
+//                                hosts' clocks agree far better than kPendingMaxAgeMs)
 // (the link's keys share its hash slot, so they are read in one round trip).
 // The responses service, for each submission: begin (add it to `pending`) before it
 // commits, and refuse the submission when that cannot be recorded; after the commit, settle
@@ -41,11 +42,9 @@ inline std::string pendingKey(std::string_view link_uuid) {
   return out;
 }
 
-// KEYS[1] = pending key; ARGV[1] = TTL, ARGV[2...] = submission ids.
+// KEYS[1] = pending key; ARGV[1] = TTL, ARGV[2] = now (ms), ARGV[3...] = submission ids.
 inline constexpr std::string_view kBeginScript =
-    "local t = redis.call('TIME') "
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
-    "for i = 2, #ARGV do redis.call('ZADD', KEYS[1], now, ARGV[i]) end "
+    "for i = 3, #ARGV do redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i]) end "
     "redis.call('EXPIRE', KEYS[1], ARGV[1]) return 1";
 
 // KEYS[1] = count key, KEYS[2] = pending key; ARGV[1] = a count (-1: none), ARGV[2] = TTL,
@@ -56,12 +55,12 @@ inline constexpr std::string_view kSettleScript =
     "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
     "for i = 3, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end return 1";
 
-// The gateway's read. KEYS[1] = count key, KEYS[2] = pending key; ARGV[1] =
-// kPendingMaxAgeMs. Answers {count or false, submissions pending and young enough to count}.
+// The gateway's read, one command in its round trip. KEYS[1] = the link's version key
+// (common/redis/link_versions.h), KEYS[2] = count key, KEYS[3] = pending key; ARGV[1] = now
+// minus kPendingMaxAgeMs (ms). Answers {version or false, count or false, submissions that
+// still hold the link}.
 inline constexpr std::string_view kReadScript =
-    "local t = redis.call('TIME') "
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
-    "return {redis.call('GET', KEYS[1]), "
-    "redis.call('ZCOUNT', KEYS[2], now - tonumber(ARGV[1]), '+inf')}";
+    "return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), "
+    "redis.call('ZCOUNT', KEYS[3], ARGV[1], '+inf')}";
 
 }  // namespace feedback::responsecount

@@ -2,6 +2,7 @@
 
 #include "common/core/errors.h"
 #include "common/core/log.h"
+#include "common/core/time.h"
 #include "common/redis/response_counts.h"
 
 namespace feedback::responses {
@@ -31,9 +32,12 @@ RedisLinkCounts::~RedisLinkCounts() {
 
 void RedisLinkCounts::begin(const std::string& link_uuid,
                             const std::vector<std::string>& submissions) {
-  std::vector<std::string> command{"EVAL", std::string(responsecount::kBeginScript), "1",
+  std::vector<std::string> command{"EVAL",
+                                   std::string(responsecount::kBeginScript),
+                                   "1",
                                    responsecount::pendingKey(link_uuid),
-                                   std::to_string(responsecount::kTtlSeconds)};
+                                   std::to_string(responsecount::kTtlSeconds),
+                                   std::to_string(nowMicros() / 1000)};
   command.insert(command.end(), submissions.begin(), submissions.end());
   auto reply = redis_.commandSync(std::move(command));
   if (!reply || reply->type == RedisReply::Type::kError) {

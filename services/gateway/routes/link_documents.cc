@@ -1,5 +1,6 @@
 #include "services/gateway/routes/link_documents.h"
 
+#include "common/core/time.h"
 #include "common/redis/link_versions.h"
 #include "common/redis/response_counts.h"
 #include "feedback/links/v1/links.grpc.pb.h"
@@ -25,20 +26,33 @@ LinkDocuments::LinkDocuments(const Backends& backends, LinkCache& cache, RedisCl
 
 LinkDocuments::~LinkDocuments() = default;
 
+namespace {
+
+// Element `i` of the answer to prefetch()'s read; nullopt when Redis did not answer.
+std::optional<RedisReply> part(const std::optional<RedisReply>& read, std::size_t i) {
+  if (!read) return std::nullopt;
+  if (read->type != RedisReply::Type::kArray || read->elements.size() != 3) {
+    return RedisReply{RedisReply::Type::kError};
+  }
+  return read->elements[i];
+}
+
+}  // namespace
+
 std::vector<RedisCommand> LinkDocuments::prefetch(const std::string& link_uuid) {
-  return {{"GET", linkversion::redisKey(link_uuid)},
-          {"EVAL", std::string(responsecount::kReadScript), "2", responsecount::countKey(link_uuid),
-           responsecount::pendingKey(link_uuid), std::to_string(responsecount::kPendingMaxAgeMs)}};
+  return {{"EVAL", std::string(responsecount::kReadScript), "3", linkversion::redisKey(link_uuid),
+           responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
+           std::to_string(nowMicros() / 1000 - responsecount::kPendingMaxAgeMs)}};
 }
 
 void LinkDocuments::serve(const ContextPtr& ctx, const std::string& link_uuid,
-                          const std::optional<RedisReply>& version,
-                          const std::optional<RedisReply>& count, Respond respond) {
+                          const std::optional<RedisReply>& read, Respond respond) {
+  auto count = part(read, 1), pending = part(read, 2);
   find(
-      ctx, link_uuid, version,
-      [this, ctx, link_uuid, count, respond](std::shared_ptr<const LinkDocument> doc) {
+      ctx, link_uuid, part(read, 0),
+      [this, ctx, link_uuid, count, pending, respond](std::shared_ptr<const LinkDocument> doc) {
         counts_.forLink(
-            ctx, link_uuid, count,
+            ctx, link_uuid, count, pending,
             [doc, respond](int64_t n) { respond(jsonResponse(200, doc->withCount(n))); },
             answerError(ctx, respond));
       },
@@ -46,10 +60,10 @@ void LinkDocuments::serve(const ContextPtr& ctx, const std::string& link_uuid,
 }
 
 void LinkDocuments::require(const ContextPtr& ctx, const std::string& link_uuid,
-                            const std::optional<RedisReply>& version, std::function<void()> then,
+                            const std::optional<RedisReply>& read, std::function<void()> then,
                             Respond respond) {
   find(
-      ctx, link_uuid, version,
+      ctx, link_uuid, part(read, 0),
       [then = std::move(then)](std::shared_ptr<const LinkDocument>) { then(); },
       std::move(respond));
 }

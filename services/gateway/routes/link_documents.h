@@ -24,19 +24,18 @@ class LinkDocuments {
                 ResponseCounts& counts);
   ~LinkDocuments();
 
-  // The reads of the link's version, then of its response count.
+  // One read of the link's version, response count and pending submissions
+  // (common/redis/response_counts.h).
   static std::vector<RedisCommand> prefetch(const std::string& link_uuid);
 
   // Answers 200 with the document (with its count), or the error (404 when there is none).
-  // `version` and `count` are the answers to prefetch().
+  // `read` is the answer to prefetch().
   void serve(const ContextPtr& ctx, const std::string& link_uuid,
-             const std::optional<RedisReply>& version, const std::optional<RedisReply>& count,
-             Respond respond);
+             const std::optional<RedisReply>& read, Respond respond);
   // Runs `then` when the link exists in the caller's workspace; otherwise answers 404 or the
-  // error. `version` is the answer to the first of prefetch().
+  // error. `read` is the answer to prefetch().
   void require(const ContextPtr& ctx, const std::string& link_uuid,
-               const std::optional<RedisReply>& version, std::function<void()> then,
-               Respond respond);
+               const std::optional<RedisReply>& read, std::function<void()> then, Respond respond);
 
  private:
   using Found = std::function<void(std::shared_ptr<const LinkDocument>)>;

@@ -200,8 +200,7 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
   routes.add(Method::kGet, "/v1/links/{uuid}/",
              {withKey(scopes::kLinksRead),
               [&documents](const ContextPtr& ctx, Respond respond) {
-                documents.serve(ctx, ctx->params.at(0), ctx->prefetchedAt(0), ctx->prefetchedAt(1),
-                                std::move(respond));
+                documents.serve(ctx, ctx->params.at(0), ctx->prefetchedAt(0), std::move(respond));
               },
               [](const RequestContext& ctx) { return LinkDocuments::prefetch(ctx.params.at(0)); }});
 

@@ -53,24 +53,23 @@ void ResponseCounts::fetch(const ContextPtr& ctx, std::vector<std::string> link_
 
 namespace {
 
-// The count of a responsecount::kReadScript answer when it may be trusted: there is one and
-// no submission is pending.
-std::optional<int64_t> trustedCount(const std::optional<RedisReply>& reply) {
-  if (!reply || reply->type != RedisReply::Type::kArray || reply->elements.size() != 2) {
+// The count when it may be trusted: there is one and no submission is pending.
+std::optional<int64_t> trustedCount(const std::optional<RedisReply>& count,
+                                    const std::optional<RedisReply>& pending) {
+  if (!pending || pending->type != RedisReply::Type::kInteger || pending->integer != 0) {
     return std::nullopt;
   }
-  const RedisReply& pending = reply->elements[1];
-  if (pending.type != RedisReply::Type::kInteger || pending.integer != 0) return std::nullopt;
-  return redisInteger(reply->elements[0]);
+  return redisInteger(count);
 }
 
 }  // namespace
 
 void ResponseCounts::forLink(const ContextPtr& ctx, const std::string& link_uuid,
-                             const std::optional<RedisReply>& prefetched,
+                             const std::optional<RedisReply>& count,
+                             const std::optional<RedisReply>& pending,
                              std::function<void(int64_t)> then, OnError on_error) {
-  if (auto trusted = trustedCount(prefetched)) return then(*trusted);
-  const bool redis_answered = prefetched && prefetched->type != RedisReply::Type::kError;
+  if (auto trusted = trustedCount(count, pending)) return then(*trusted);
+  const bool redis_answered = count && count->type != RedisReply::Type::kError;
   fetch(
       ctx, {link_uuid},
       [this, link_uuid, redis_answered, then = std::move(then)](Counts counts) {

@@ -27,12 +27,13 @@ class ResponseCounts {
   // The counts of `link_uuids` from the responses service.
   void fetch(const ContextPtr& ctx, std::vector<std::string> link_uuids,
              std::function<void(Counts)> then, OnError on_error);
-  // One link's count: from `prefetched` (the answer to LinkDocuments::prefetch()'s read, see
-  // common/redis/response_counts.h) when Redis holds a count and nothing is pending;
-  // otherwise from the responses service, whose answer then raises the count in Redis.
+  // One link's count: `count` when Redis holds one and `pending` says no submission holds the
+  // link (the answers to LinkDocuments::prefetch()'s reads, see
+  // common/redis/response_counts.h); otherwise from the responses service, whose answer then
+  // raises the count in Redis.
   void forLink(const ContextPtr& ctx, const std::string& link_uuid,
-               const std::optional<RedisReply>& prefetched, std::function<void(int64_t)> then,
-               OnError on_error);
+               const std::optional<RedisReply>& count, const std::optional<RedisReply>& pending,
+               std::function<void(int64_t)> then, OnError on_error);
 
  private:
   struct Stub;

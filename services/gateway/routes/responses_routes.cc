@@ -93,11 +93,7 @@ void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
 // The link's version, read with the API key so that its existence is usually known from the
 // gateway's link cache.
 Prefetch linkVersion() {
-  return [](const RequestContext& ctx) {
-    auto reads = LinkDocuments::prefetch(ctx.params.at(0));
-    reads.resize(1);
-    return reads;
-  };
+  return [](const RequestContext& ctx) { return LinkDocuments::prefetch(ctx.params.at(0)); };
 }
 
 }  // namespace
