@@ -4,6 +4,7 @@ feedbackctl, database and Redis probes, and a small runner that ends with
 import http.client
 import json as jsonlib
 import os
+import random
 import shlex
 import socket
 import subprocess
@@ -204,6 +205,23 @@ def stack(*args):
     r = subprocess.run([os.path.join(ROOT, "scripts", "stack"), *args], capture_output=True,
                        text=True, timeout=120, env=dict(os.environ, STACK_DIR=STACK_DIR))
     assert r.returncode == 0, f"scripts/stack {' '.join(args)} failed: {r.stderr}"
+
+
+def free_port():
+    """A free port below the ephemeral range (which outgoing connections may take first)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except OSError:
+        low = 32768
+    while True:
+        port = random.randrange(10000, max(low, 10001))
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                pass
 
 
 def wait_until(predicate, timeout=20, what="condition"):

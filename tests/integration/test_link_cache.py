@@ -1,21 +1,12 @@
 """The gateway's link document cache: never older than an acknowledged write, on any replica,
 and bypassed (not trusted) while Redis is down."""
 import os
-import socket
 import subprocess
 import time
 import urllib.request
 
 from harness import ENV, ROOT, STACK_DIR, Workspace, expect, redis, sql, stack, test, wait_until
 import harness
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class SecondGateway:
@@ -27,7 +18,7 @@ class SecondGateway:
     def __enter__(self):
         with open(os.path.join(STACK_DIR, "services.env")) as f:
             env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
-        self.port, admin = free_port(), free_port()
+        self.port, admin = harness.free_port(), harness.free_port()
         env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin), **self.settings)
         self.log_path = os.path.join(STACK_DIR, "logs", "gateway-2.log")
         self.log = open(self.log_path, "a")
