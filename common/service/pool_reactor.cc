@@ -7,39 +7,45 @@
 
 namespace feedback::service {
 
+UnaryCall::UnaryCall(grpc::CallbackServerContext* context, Counters& counters,
+                     std::string_view method)
+    : reactor_(context->DefaultReactor()),
+      counters_(&counters),
+      series_("rpc_total{method=\"" + std::string(method) + "\",code=\"") {
+  const auto& metadata = context->client_metadata();
+  if (auto it = metadata.find("x-request-id"); it != metadata.end()) {
+    request_id_.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
+  }
+}
+
+void UnaryCall::finish(const grpc::Status& status) const {
+  counters_->increment(series_ + std::string(grpckit::statusName(status.error_code())) + "\"}");
+  reactor_->Finish(status);
+}
+
 grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,
                                  Counters& counters, std::string_view method,
                                  std::function<void(PgSession&)> body) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  std::string request_id;
-  const auto& metadata = context->client_metadata();
-  if (auto it = metadata.find("x-request-id"); it != metadata.end()) {
-    request_id.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
-  }
-  std::string series = "rpc_total{method=\"" + std::string(method) + "\",code=\"";
-  bool queued = pool.trySubmit([reactor, &counters, series, request_id = std::move(request_id),
-                                body = std::move(body)](PgSession& session) {
-    grpc::Status status = grpckit::guarded(
+  UnaryCall call(context, counters, method);
+  bool queued = pool.trySubmit([call, body = std::move(body)](PgSession& session) {
+    call.finish(grpckit::guarded(
         [&] {
           try {
             body(session);
           } catch (const pqxx::broken_connection& e) {
             session.reset();  // the next call on this worker reconnects
             log::warn("postgres_connection_lost",
-                      {{"error", e.what()}, {"request_id", request_id}});
+                      {{"error", e.what()}, {"request_id", call.requestId()}});
             throw ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable.");
           }
         },
-        request_id);
-    counters.increment(series + std::string(grpckit::statusName(status.error_code())) + "\"}");
-    reactor->Finish(status);
+        call.requestId()));
   });
   if (!queued) {
-    counters.increment(series + "UNAVAILABLE\"}");
-    reactor->Finish(
+    call.finish(
         grpckit::toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy.")));
   }
-  return reactor;
+  return call.reactor();
 }
 
 }  // namespace feedback::service

@@ -12,6 +12,22 @@
 
 namespace feedback::service {
 
+// One unary call's reactor, request id and metrics: finish() counts the call as
+// rpc_total{method,code} and answers it. Copyable, so that whoever answers can hold it.
+class UnaryCall {
+ public:
+  UnaryCall(grpc::CallbackServerContext* context, Counters& counters, std::string_view method);
+  grpc::ServerUnaryReactor* reactor() const { return reactor_; }
+  const std::string& requestId() const { return request_id_; }
+  void finish(const grpc::Status& status) const;
+
+ private:
+  grpc::ServerUnaryReactor* reactor_;
+  Counters* counters_;
+  std::string series_;
+  std::string request_id_;
+};
+
 // Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL. Counts
 // the call in `counters` as rpc_total{method,code}. A full queue answers UNAVAILABLE at once;
 // a lost database connection answers UNAVAILABLE and the worker reconnects on its next job.

@@ -26,8 +26,8 @@ int main() {
         responses::RedisLinkCounts link_counts(r.redis, r.counters);
         responses::BatchingResponseWriter writer(r.basics.database_url, link_counts, r.counters,
                                                  writers);
-        responses::ResponsesService service(writer, link_counts);
-        responses::ResponsesGrpc adapter(service, r.pool, r.counters);
+        responses::ResponsesService service(link_counts);
+        responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
         r.serve(adapter);
       });
 }

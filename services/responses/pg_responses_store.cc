@@ -5,6 +5,7 @@
 
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
+#include "common/pg/pg_array.h"
 #include "services/responses/stored_answers.h"
 
 namespace feedback::responses {
@@ -18,26 +19,35 @@ namespace rv1 = feedback::responses::v1;
   "uuid, session_id, link_uuid, status, respondent_email, " MICROS("started_at") ", " MICROS( \
       "submitted_at") ", answers, workspace_uuid, token_hash"
 
-// A response with its events (one or two: the second slot is empty for a response in
-// progress) and its count, in one statement: committed on its own, all or nothing.
-constexpr const char* kInsertResponse = "responses_insert_response";
-constexpr const char* kInsertResponseSql =
-    "WITH response AS ("
+// New responses with their events and their links' counts, in one statement: committed on
+// its own, all or nothing. Each column comes as one array of every row's values (PgArray);
+// a batch costs one round trip and one executor start, not one of each per response. Counts
+// are taken in link order, so that concurrent batches lock the rows they share in the same
+// order and cannot deadlock.
+constexpr const char* kInsertResponses = "responses_insert_responses";
+constexpr const char* kInsertResponsesSql =
+    "WITH given AS ("
+    "  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[],"
+    "    $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[])"
+    "  AS g (uuid, workspace_uuid, link_uuid, session_id, token_hash, status,"
+    "    respondent_email, answers, search_text, started, submitted)),"
+    " response AS ("
     "  INSERT INTO responses.responses (uuid, workspace_uuid, link_uuid, session_id, token_hash,"
     "    status, respondent_email, answers, search_text, started_at, submitted_at, sort_at)"
-    "  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, " FROM_MICROS("$10") ", " FROM_MICROS(
-        "$11") ", " FROM_MICROS("COALESCE($11, $10)") ")),"
+    "  SELECT uuid, workspace_uuid, link_uuid, session_id, token_hash, status,"
+    "    respondent_email, answers, search_text, " FROM_MICROS("started") ", " FROM_MICROS(
+        "submitted") ", " FROM_MICROS("COALESCE(submitted, started)") " FROM given),"
     " events AS ("
     "  INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid, response_uuid,"
     "    payload)"
-    "  SELECT e.event_id::uuid, e.type, $2, $3, $1, e.payload"
-    "  FROM (VALUES ($12, $13, $14), ($15, $16, $17)) AS e (event_id, type, payload)"
-    "  WHERE e.event_id IS NOT NULL),"
+    "  SELECT * FROM unnest($12::uuid[], $13::text[], $14::uuid[], $15::uuid[], $16::uuid[],"
+    "    $17::text[])),"
     " counted AS ("
     "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
-    "  VALUES ($3, $18, $2, 1, $19)"
-    "  ON CONFLICT (link_uuid, shard) DO UPDATE SET started = link_counts.started + 1,"
-    "    completed = link_counts.completed + EXCLUDED.completed)"
+    "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted) FROM given"
+    "  GROUP BY link_uuid, workspace_uuid ORDER BY link_uuid"
+    "  ON CONFLICT (link_uuid, shard) DO UPDATE SET started = link_counts.started"
+    "    + EXCLUDED.started, completed = link_counts.completed + EXCLUDED.completed)"
     " SELECT 1";
 
 constexpr const char* kSelectForUpdate = "responses_select_for_update";
@@ -287,7 +297,7 @@ std::string containsPattern(std::string_view search) {
 
 void PgResponsesStore::prepare(pqxx::connection& c) {
   c.set_variable("plan_cache_mode", "force_generic_plan");
-  c.prepare(kInsertResponse, kInsertResponseSql);
+  c.prepare(kInsertResponses, kInsertResponsesSql);
   c.prepare(kSelectForUpdate, kSelectForUpdateSql);
   c.prepare(kSelectResponse, kSelectResponseSql);
   c.prepare(kSaveResponse, kSaveResponseSql);
@@ -307,40 +317,52 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   }
 }
 
-namespace {
-
-void insertOne(pqxx::transaction_base& tx, const NewResponse& r) {
-  const auto& events = r.events;
-  if (events.empty() || events.size() > 2) {
-    throw ApiError(ErrorCode::kInternalError, "A new response has one or two events.");
-  }
-  const auto& stored = r.stored;
-  const auto& response = stored.response;
-  const bool completed = response.submitted_at_micros() != 0;
-  const OutboxEvent* second = events.size() > 1 ? &events[1] : nullptr;
-  const std::string submitted = std::to_string(response.submitted_at_micros());
-  tx.exec_prepared(kInsertResponse, response.uuid(), stored.workspace_uuid, response.link_uuid(),
-                   response.session_id(), stored.token_hash, response.status(),
-                   optional(response.has_respondent_email(), response.respondent_email()),
-                   response.answers_json(), searchTextOf(stored), response.started_at_micros(),
-                   optional(completed, submitted), events[0].event_id, events[0].type,
-                   events[0].payload, second ? second->event_id.c_str() : nullptr,
-                   second ? second->type.c_str() : nullptr,
-                   second ? second->payload.c_str() : nullptr, countShard(), completed ? 1 : 0);
-}
-
-}  // namespace
-
+// Each column of kInsertResponses, rows in the order given; events in their responses' order
+// (the outbox's ids keep it: started before submitted).
 void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& responses) {
-  if (responses.size() == 1) {
-    // One statement commits on its own.
-    pqxx::nontransaction tx(connection_);
-    insertOne(tx, *responses[0]);
-    return;
+  PgArray uuid, workspace, link, session, token_hash, status, email, answers, search, started,
+      submitted;
+  PgArray event_id, event_type, event_workspace, event_link, event_response, payload;
+  for (const auto* r : responses) {
+    if (r->events.empty() || r->events.size() > 2) {
+      throw ApiError(ErrorCode::kInternalError, "A new response has one or two events.");
+    }
+    const auto& stored = r->stored;
+    const auto& response = stored.response;
+    uuid.add(response.uuid());
+    workspace.add(stored.workspace_uuid);
+    link.add(response.link_uuid());
+    session.add(response.session_id());
+    token_hash.add(stored.token_hash);
+    status.add(response.status());
+    if (response.has_respondent_email()) {
+      email.add(response.respondent_email());
+    } else {
+      email.addNull();
+    }
+    answers.add(response.answers_json());
+    search.add(searchTextOf(stored));
+    started.add(response.started_at_micros());
+    if (response.submitted_at_micros() != 0) {
+      submitted.add(response.submitted_at_micros());
+    } else {
+      submitted.addNull();
+    }
+    for (const auto& event : r->events) {
+      event_id.add(event.event_id);
+      event_type.add(event.type);
+      event_workspace.add(stored.workspace_uuid);
+      event_link.add(response.link_uuid());
+      event_response.add(response.uuid());
+      payload.add(event.payload);
+    }
   }
-  pqxx::work tx(connection_);
-  for (const auto* r : responses) insertOne(tx, *r);
-  tx.commit();
+  pqxx::nontransaction tx(connection_);
+  tx.exec_prepared(kInsertResponses, uuid.text(), workspace.text(), link.text(), session.text(),
+                   token_hash.text(), status.text(), email.text(), answers.text(), search.text(),
+                   started.text(), submitted.text(), event_id.text(), event_type.text(),
+                   event_workspace.text(), event_link.text(), event_response.text(), payload.text(),
+                   countShard());
 }
 
 bool PgResponsesStore::updateResponse(
@@ -425,15 +447,11 @@ ResponsesStore::CountedPage PgResponsesStore::listCounted(const ResponseFilter& 
 
 std::map<std::string, int64_t> PgResponsesStore::completedCounts(
     const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) {
-  std::string array = "{";
-  for (const auto& uuid : link_uuids) {
-    if (array.size() > 1) array += ',';
-    array += uuid;
-  }
-  array += '}';
+  PgArray links;
+  for (const auto& uuid : link_uuids) links.add(uuid);
   pqxx::nontransaction tx(connection_);
   std::map<std::string, int64_t> out;
-  for (const auto& row : tx.exec_prepared(kCompletedCounts, workspace_uuid, array)) {
+  for (const auto& row : tx.exec_prepared(kCompletedCounts, workspace_uuid, links.text())) {
     out[row[0].as<std::string>()] = row[1].as<int64_t>();
   }
   return out;

@@ -101,17 +101,24 @@ void writeBatch(ResponsesStore& store, LinkCounts& counts,
   }
 }
 
-void DirectResponseWriter::write(NewResponse response) {
+void DirectResponseWriter::write(NewResponse response, WriteDone done) {
   std::vector<std::exception_ptr> errors;
   writeBatch(store_, counts_, {&response}, errors);
-  if (errors[0]) std::rethrow_exception(errors[0]);
+  done(errors[0]);
+}
+
+void DirectResponseWriter::writeNow(NewResponse response) {
+  std::exception_ptr error;
+  write(std::move(response), [&error](std::exception_ptr e) { error = std::move(e); });
+  if (error) std::rethrow_exception(error);
 }
 
 BatchingResponseWriter::BatchingResponseWriter(const std::string& database_url, LinkCounts& counts,
                                                Counters& counters, int connections,
-                                               std::size_t max_batch)
+                                               std::size_t max_queued, std::size_t max_batch)
     : counts_(counts),
       counters_(counters),
+      max_queued_(max_queued),
       max_batch_(max_batch),
       connections_(connections),
       writers_(database_url, connections, static_cast<std::size_t>(connections),
@@ -125,31 +132,36 @@ void BatchingResponseWriter::stop() {
   writers_.stop();
 }
 
-void BatchingResponseWriter::write(NewResponse response) {
-  Pending pending{std::move(response), {}};
-  auto done = pending.done.get_future();
+void BatchingResponseWriter::write(NewResponse response, WriteDone done) {
+  const char* refusal = nullptr;
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(&pending);
-    if (draining_ < connections_) {
-      ++draining_;
-      if (!writers_.trySubmit([this](PgSession& session) { drain(session); })) {
-        --draining_;
-        queue_.pop_back();
-        throw ApiError(ErrorCode::kServiceUnavailable, "The service is stopping.");
+    if (queue_.size() >= max_queued_) {
+      refusal = "The service is busy.";
+    } else {
+      queue_.push_back(std::make_unique<Pending>(Pending{std::move(response), std::move(done)}));
+      if (draining_ < connections_) {
+        ++draining_;
+        if (!writers_.trySubmit([this](PgSession& session) { drain(session); })) {
+          --draining_;
+          done = std::move(queue_.back()->done);
+          queue_.pop_back();
+          refusal = "The service is stopping.";
+        }
       }
     }
   }
-  done.get();  // rethrows the batch's error for this response
+  // Outside the lock: `done` may write again.
+  if (refusal) done(std::make_exception_ptr(ApiError(ErrorCode::kServiceUnavailable, refusal)));
 }
 
 void BatchingResponseWriter::drain(PgSession& session) {
   for (;;) {
-    std::vector<Pending*> taken;
+    std::vector<std::unique_ptr<Pending>> taken;
     {
       std::lock_guard lock(mutex_);
       while (!queue_.empty() && taken.size() < max_batch_) {
-        taken.push_back(queue_.front());
+        taken.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
       if (taken.empty()) {
@@ -160,7 +172,7 @@ void BatchingResponseWriter::drain(PgSession& session) {
     std::vector<std::exception_ptr> errors(taken.size());
     try {
       std::vector<const NewResponse*> batch;
-      for (auto* p : taken) batch.push_back(&p->response);
+      for (const auto& p : taken) batch.push_back(&p->response);
       counters_.increment("response_write_batches_total");
       counters_.increment("response_writes_total", batch.size());
       PgResponsesStore store(session.connection());
@@ -169,14 +181,16 @@ void BatchingResponseWriter::drain(PgSession& session) {
       // No connection: nothing was begun or written.
       for (auto& e : errors) e = std::current_exception();
     }
-    if (std::any_of(errors.begin(), errors.end(), isLostConnection)) session.reset();
-    for (std::size_t i = 0; i < taken.size(); ++i) {
-      if (errors[i]) {
-        taken[i]->done.set_exception(errors[i]);
-      } else {
-        taken[i]->done.set_value();
+    if (std::any_of(errors.begin(), errors.end(), isLostConnection)) {
+      session.reset();  // the next batch reconnects
+      log::warn("postgres_connection_lost", {{"writer", "responses"}});
+      const auto unavailable = std::make_exception_ptr(
+          ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable."));
+      for (auto& e : errors) {
+        if (isLostConnection(e)) e = unavailable;
       }
     }
+    for (std::size_t i = 0; i < taken.size(); ++i) taken[i]->done(errors[i]);
   }
 }
 

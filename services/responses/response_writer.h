@@ -1,12 +1,12 @@
 #pragma once
 // Writing new responses: stored with their events and, when completed, counted for their
-// link (LinkCounts: begun before the commit, settled with a count read after it) before
-// write() returns. BatchingResponseWriter lets concurrent submissions share one transaction,
-// one count read and one Redis round trip per link.
+// link (LinkCounts: begun before the commit, settled with a count read after it), then
+// reported to the caller. BatchingResponseWriter lets concurrent submissions share one
+// transaction, one count read and one Redis round trip per link; nobody's thread waits for it.
 
-#include <condition_variable>
 #include <deque>
-#include <future>
+#include <functional>
+#include <memory>
 #include <mutex>
 
 #include "common/core/counters.h"
@@ -15,11 +15,15 @@
 
 namespace feedback::responses {
 
+// Called once with a write's outcome: null when the response is stored; otherwise the error
+// (an ApiError when it is the caller's to show), and nothing is stored.
+using WriteDone = std::function<void(std::exception_ptr)>;
+
 class ResponseWriter {
  public:
   virtual ~ResponseWriter() = default;
-  // Blocks until the response is stored; throws ApiError (nothing stored) otherwise.
-  virtual void write(NewResponse response) = 0;
+  // Stores `response`, then calls `done`: at once on the caller's thread, or later on another.
+  virtual void write(NewResponse response, WriteDone done) = 0;
 };
 
 // Writes `batch` with `store` and `counts`; each entry's error (none when stored) in
@@ -39,7 +43,9 @@ class DirectResponseWriter final : public ResponseWriter {
  public:
   DirectResponseWriter(ResponsesStore& store, LinkCounts& counts)
       : store_(store), counts_(counts) {}
-  void write(NewResponse response) override;
+  void write(NewResponse response, WriteDone done) override;
+  // Throws the write's error.
+  void writeNow(NewResponse response);
 
  private:
   ResponsesStore& store_;
@@ -47,28 +53,31 @@ class DirectResponseWriter final : public ResponseWriter {
 };
 
 // Queues writes and stores them in batches on connections of its own (`connections` of them
-// write at once): while a batch commits, the next gathers.
+// write at once): while a batch commits, the next gathers. More than `max_queued` waiting
+// writes are refused at once (503) rather than held for ever longer.
 class BatchingResponseWriter final : public ResponseWriter {
  public:
   // Counts batches and responses written in `counters`.
   BatchingResponseWriter(const std::string& database_url, LinkCounts& counts, Counters& counters,
-                         int connections, std::size_t max_batch = 64);
+                         int connections, std::size_t max_queued = 4096,
+                         std::size_t max_batch = 64);
   ~BatchingResponseWriter() override;
-  void write(NewResponse response) override;
+  void write(NewResponse response, WriteDone done) override;
   void stop();
 
  private:
   struct Pending {
     NewResponse response;
-    std::promise<void> done;
+    WriteDone done;
   };
   void drain(PgSession& session);
 
   LinkCounts& counts_;
   Counters& counters_;
+  const std::size_t max_queued_;
   const std::size_t max_batch_;
   std::mutex mutex_;
-  std::deque<Pending*> queue_;
+  std::deque<std::unique_ptr<Pending>> queue_;
   int draining_ = 0;  // batches being written
   const int connections_;
   PgPool writers_;

@@ -1,15 +1,44 @@
 #include "services/responses/responses_grpc.h"
 
+#include <optional>
+
+#include "common/grpc/grpc_kit.h"
 #include "common/service/pool_reactor.h"
 #include "services/responses/pg_responses_store.h"
 
 namespace feedback::responses {
+namespace {
+
+// Runs `accept` (the rules: errors are answered at once), hands the accepted response to
+// `writer` and answers with *out once it is stored.
+template <class Answer, class Accept>
+grpc::ServerUnaryReactor* answerWhenStored(const service::UnaryCall& call, ResponseWriter& writer,
+                                           Answer* out, Accept accept) {
+  std::optional<Accepted<Answer>> accepted;
+  grpc::Status status = grpckit::guarded([&] { accepted.emplace(accept()); }, call.requestId());
+  if (!status.ok()) {
+    call.finish(status);
+    return call.reactor();
+  }
+  writer.write(std::move(accepted->write), [call, out, answer = std::move(accepted->answer)](
+                                               std::exception_ptr error) mutable {
+    if (!error) {
+      *out = std::move(answer);
+      call.finish(grpc::Status::OK);
+      return;
+    }
+    call.finish(grpckit::guarded([&] { std::rethrow_exception(error); }, call.requestId()));
+  });
+  return call.reactor();
+}
+
+}  // namespace
 
 grpc::ServerUnaryReactor* ResponsesGrpc::StartResponse(grpc::CallbackServerContext* c,
                                                        const v1::StartResponseRequest* q,
                                                        v1::StartResponseResponse* r) {
-  return service::callOnPool<PgResponsesStore>(c, pool_, counters_, "StartResponse", service_,
-                                               &ResponsesService::startResponse, q, r);
+  return answerWhenStored(service::UnaryCall(c, counters_, "StartResponse"), writer_, r,
+                          [&] { return service_.startResponse(*q); });
 }
 
 grpc::ServerUnaryReactor* ResponsesGrpc::SaveAnswer(grpc::CallbackServerContext* c,
@@ -29,9 +58,8 @@ grpc::ServerUnaryReactor* ResponsesGrpc::SubmitResponse(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponse(
     grpc::CallbackServerContext* c, const v1::CreateCompletedResponseRequest* q,
     v1::CreateCompletedResponseResponse* r) {
-  return service::callOnPool<PgResponsesStore>(c, pool_, counters_, "CreateCompletedResponse",
-                                               service_, &ResponsesService::createCompletedResponse,
-                                               q, r);
+  return answerWhenStored(service::UnaryCall(c, counters_, "CreateCompletedResponse"), writer_, r,
+                          [&] { return service_.createCompletedResponse(*q); });
 }
 
 grpc::ServerUnaryReactor* ResponsesGrpc::ListResponses(grpc::CallbackServerContext* c,

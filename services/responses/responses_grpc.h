@@ -7,11 +7,13 @@
 
 namespace feedback::responses {
 
-// Thin adapter: every RPC runs ResponsesService on the worker pool with a PgResponsesStore.
+// Thin adapter. A new response is judged on gRPC's thread (the rules only compute) and
+// answered when `writer` has stored it, so that no thread waits for the commit; every other
+// RPC runs ResponsesService on the worker pool with a PgResponsesStore.
 class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
  public:
-  ResponsesGrpc(ResponsesService& service, PgPool& pool, Counters& counters)
-      : service_(service), pool_(pool), counters_(counters) {}
+  ResponsesGrpc(ResponsesService& service, ResponseWriter& writer, PgPool& pool, Counters& counters)
+      : service_(service), writer_(writer), pool_(pool), counters_(counters) {}
 
   grpc::ServerUnaryReactor* StartResponse(grpc::CallbackServerContext* context,
                                           const v1::StartResponseRequest* request,
@@ -37,6 +39,7 @@ class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
 
  private:
   ResponsesService& service_;
+  ResponseWriter& writer_;
   PgPool& pool_;
   Counters& counters_;
 };

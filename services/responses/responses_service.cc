@@ -182,9 +182,8 @@ std::string newResponseToken() {
   return crypto::randomBase62(kTokenLength);
 }
 
-// New responses are stored by writer_, not on the caller's connection.
-v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore&,
-                                                          const v1::StartResponseRequest& request) {
+Accepted<v1::StartResponseResponse> ResponsesService::startResponse(
+    const v1::StartResponseRequest& request) {
   IntakeForm form(request.link());
   form.requireActive();
   StoredResponse stored;
@@ -201,13 +200,12 @@ v1::StartResponseResponse ResponsesService::startResponse(ResponsesStore&,
   setAnswers(stored, {});
   const std::string token = newResponseToken();
   stored.token_hash = crypto::sha256Hex(token);
-  writer_.write(NewResponse{
-      stored, {makeEvent(kResponseStarted, r.started_at_micros(), form, api::renderResponse(r))}});
   v1::StartResponseResponse response;
   response.set_uuid(r.uuid());
   response.set_session_id(r.session_id());
   response.set_token(token);
-  return response;
+  auto event = makeEvent(kResponseStarted, r.started_at_micros(), form, api::renderResponse(r));
+  return {NewResponse{std::move(stored), {std::move(event)}}, std::move(response)};
 }
 
 v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
@@ -291,8 +289,8 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
   return response;
 }
 
-v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
-    ResponsesStore&, const v1::CreateCompletedResponseRequest& request) {
+Accepted<v1::CreateCompletedResponseResponse> ResponsesService::createCompletedResponse(
+    const v1::CreateCompletedResponseRequest& request) {
   IntakeForm form(request.link());
   form.requireActive();
   auto kept = form.rules().complete(valuesOf(request.answers()));
@@ -316,12 +314,12 @@ v1::CreateCompletedResponseResponse ResponsesService::createCompletedResponse(
 
   // Both events describe the completed response, as it was stored.
   const std::string record = api::renderResponse(r);
-  writer_.write(NewResponse{stored,
-                            {makeEvent(kResponseStarted, now, form, record),
-                             makeEvent(kResponseSubmitted, now, form, record)}});
   v1::CreateCompletedResponseResponse response;
-  *response.mutable_response() = std::move(r);
-  return response;
+  *response.mutable_response() = r;
+  return {NewResponse{std::move(stored),
+                      {makeEvent(kResponseStarted, now, form, record),
+                       makeEvent(kResponseSubmitted, now, form, record)}},
+          std::move(response)};
 }
 
 v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,

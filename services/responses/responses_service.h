@@ -11,19 +11,25 @@ namespace feedback::responses {
 
 namespace v1 = feedback::responses::v1;
 
+// A new response that the rules accepted, and the answer to give once it is stored: the
+// caller hands `write` to a ResponseWriter and answers only when the writer reports success.
+template <class Answer>
+struct Accepted {
+  NewResponse write;
+  Answer answer;
+};
+
 class ResponsesService {
  public:
-  // New responses go through `writer`; a submission of a started response is counted with
-  // `counts`.
-  ResponsesService(ResponseWriter& writer, LinkCounts& counts) : writer_(writer), counts_(counts) {}
+  // A submission of a started response is counted with `counts`.
+  explicit ResponsesService(LinkCounts& counts) : counts_(counts) {}
 
-  v1::StartResponseResponse startResponse(ResponsesStore& store,
-                                          const v1::StartResponseRequest& request);
+  Accepted<v1::StartResponseResponse> startResponse(const v1::StartResponseRequest& request);
   v1::SaveAnswerResponse saveAnswer(ResponsesStore& store, const v1::SaveAnswerRequest& request);
   v1::SubmitResponseResponse submitResponse(ResponsesStore& store,
                                             const v1::SubmitResponseRequest& request);
-  v1::CreateCompletedResponseResponse createCompletedResponse(
-      ResponsesStore& store, const v1::CreateCompletedResponseRequest& request);
+  Accepted<v1::CreateCompletedResponseResponse> createCompletedResponse(
+      const v1::CreateCompletedResponseRequest& request);
   v1::ListResponsesResponse listResponses(ResponsesStore& store,
                                           const v1::ListResponsesRequest& request);
   v1::GetResponseResponse getResponse(ResponsesStore& store, const v1::GetResponseRequest& request);
@@ -31,7 +37,6 @@ class ResponsesService {
                                             const v1::CountResponsesRequest& request);
 
  private:
-  ResponseWriter& writer_;
   LinkCounts& counts_;
 };
 

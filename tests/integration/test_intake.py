@@ -5,6 +5,7 @@ link_counts) and Redis hold after every accepted or refused call."""
 import concurrent.futures
 import hashlib
 import json
+import urllib.parse
 import uuid
 
 from harness import Workspace, expect, intake, redis, sql, sql_json, test
@@ -595,6 +596,39 @@ def racing_calls_on_one_response_lose_nothing_and_submit_once():
     assert [e["type"] for e in outbox(link["uuid"])] == ["response.started", "response.submitted"]
     assert link_counts(link["uuid"]) == (1, 1)
     assert redis_count(link["uuid"]) == "1" and redis_pending(link["uuid"]) == 0
+
+
+@test
+def concurrent_one_shot_submits_are_stored_exactly_with_their_events_and_counts():
+    """Concurrent submissions share one statement (each column an array literal): every value,
+    with quotes, backslashes, braces, commas and the word NULL, comes back exactly."""
+    ws = Workspace()
+    link = ws.link(slug="many", questions=[{"prompt": "Say", "type": "text", "field_key": "say"},
+                                           {"prompt": "Pick", "type": "yes_no", "field_key": "yn"}])
+    said = [f'#{i} "quoted" \\back\\slash\\ {{a,b}} NULL, é 💬 \\"' for i in range(40)]
+    def submit(i):
+        email = f'n{i}+tag@example.com' if i % 2 else None
+        return ws.oneshot("many", {"say": said[i], "yn": i % 3 == 0} if i % 4 else {"say": said[i]}, email=email)
+    with concurrent.futures.ThreadPoolExecutor(40) as pool:
+        answered = list(pool.map(submit, range(40)))
+    assert [r.status for r in answered] == [201] * 40, [(r.status, r.json) for r in answered if r.status != 201]
+    for i, r in enumerate(answered):
+        rec = r.json
+        assert by_key(rec)["say"]["value"] == said[i]
+        assert rec.get("respondent_email") == (f'n{i}+tag@example.com' if i % 2 else None)
+        assert expect(ws.call("GET", f"links/{link['uuid']}/responses/{rec['uuid']}/"), 200) == rec
+        row = stored(rec["uuid"])
+        assert row["status"] == "completed" and row["answers"] == rec["answers"]
+        assert said[i] in row["search_text"]
+        events = outbox(link["uuid"], rec["uuid"])
+        assert [e["type"] for e in events] == ["response.started", "response.submitted"], events
+        assert events[1]["payload"]["data"]["response"] == rec
+    assert link_counts(link["uuid"]) == (40, 40)
+    assert redis_count(link["uuid"]) == "40" and redis_pending(link["uuid"]) == 0
+    assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["response_count"] == 40
+    search = urllib.parse.quote('#17 "quoted"')
+    found = expect(ws.call("GET", f"links/{link['uuid']}/responses/?search={search}"), 200)
+    assert [r["uuid"] for r in found["results"]] == [answered[17].json["uuid"]]
 
 
 # --- outbox -----------------------------------------------------------------------------------------

@@ -122,5 +122,5 @@ TEST_CASE("response writer: a failed insert stores nothing and releases the link
   CHECK(counts.settled[0] ==
         std::make_tuple(std::string("A"), std::optional<int64_t>(), int64_t{2}));
   responses::DirectResponseWriter direct(store, counts);
-  CHECK_THROWS_AS(direct.write(response("a3", "A", true)), std::runtime_error);
+  CHECK_THROWS_AS(direct.writeNow(response("a3", "A", true)), std::runtime_error);
 }

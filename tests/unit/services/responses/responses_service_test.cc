@@ -142,7 +142,7 @@ struct Fixture {
   FakeStore store;
   FakeCounts publisher;
   responses::DirectResponseWriter writer{store, publisher};
-  responses::ResponsesService service{writer, publisher};
+  responses::ResponsesService service{publisher};
   v1::IntakeLink link;
 
   Fixture() {
@@ -165,7 +165,7 @@ struct Fixture {
     v1::StartResponseRequest r;
     *r.mutable_link() = link;
     if (email) r.set_respondent_email(*email);
-    return service.startResponse(store, r);
+    return stored(service.startResponse(r));
   }
   v1::SaveAnswerResponse save(const v1::StartResponseResponse& s, const char* key,
                               const char* value_json, std::string token = {}) {
@@ -198,7 +198,13 @@ struct Fixture {
       a->set_field_key(k);
       a->set_value_json(v);
     }
-    return service.createCompletedResponse(store, r);
+    return stored(service.createCompletedResponse(r));
+  }
+  // What the service answers once the writer has stored what it accepted.
+  template <class Answer>
+  Answer stored(responses::Accepted<Answer> accepted) {
+    writer.writeNow(std::move(accepted.write));
+    return std::move(accepted.answer);
   }
 };
 
