@@ -6,18 +6,14 @@
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/pg/pg_array.h"
+#include "services/responses/response_columns.h"
+#include "services/responses/response_queries.h"
 #include "services/responses/stored_answers.h"
 
 namespace feedback::responses {
 namespace {
 
 namespace rv1 = feedback::responses::v1;
-
-#define MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
-#define FROM_MICROS(param) "('epoch'::timestamptz + (" param ")::bigint * interval '1 microsecond')"
-#define RESPONSE_COLUMNS                                                                      \
-  "uuid, session_id, link_uuid, status, respondent_email, " MICROS("started_at") ", " MICROS( \
-      "submitted_at") ", answers, workspace_uuid, token_hash"
 
 // New responses with their events and their links' counts, in one statement: committed on
 // its own, all or nothing. Each column comes as one array of every row's values (PgArray);
@@ -86,47 +82,6 @@ constexpr const char* kCompletedCountsSql =
     "SELECT link_uuid::text, sum(completed)::bigint FROM responses.link_counts "
     "WHERE workspace_uuid = $1 AND link_uuid = ANY($2::uuid[]) GROUP BY link_uuid";
 
-// Counts without search or time bounds come from link_counts: a handful of rows, not a scan.
-constexpr const char* kLinkTotals = "responses_link_totals";
-constexpr const char* kLinkTotalsSql =
-    "SELECT COALESCE(sum(started), 0)::bigint, COALESCE(sum(completed), 0)::bigint "
-    "FROM responses.link_counts WHERE workspace_uuid = $1 AND link_uuid = $2";
-constexpr const char* kWorkspaceTotals = "responses_workspace_totals";
-constexpr const char* kWorkspaceTotalsSql =
-    "SELECT COALESCE(sum(started), 0)::bigint, COALESCE(sum(completed), 0)::bigint "
-    "FROM responses.link_counts WHERE workspace_uuid = $1";
-
-// List and count statements are assembled from these parts; each shape is prepared once per
-// connection and planned once (generic plans: a fresh plan per page costs more than reading
-// the page). A search is planned for its own pattern every time instead, sent with its values
-// in the text: a generic plan cannot know whether the pattern is rare enough for the trigram
-// index.
-constexpr const char* kListSelect = "SELECT " RESPONSE_COLUMNS " FROM responses.responses WHERE ";
-constexpr const char* kCountSelect = "SELECT count(*) FROM responses.responses WHERE ";
-// A page with the number of all matches beside each row.
-constexpr const char* kCountedSelect =
-    "SELECT " RESPONSE_COLUMNS ", count(*) OVER () FROM responses.responses WHERE ";
-constexpr const char* kInWorkspace = "workspace_uuid = $";
-constexpr const char* kOfLink = " AND link_uuid = $";
-constexpr const char* kWithStatus = " AND status = $";
-// Followed by the parameter's number: microseconds since the epoch.
-constexpr const char* kSortedFrom =
-    " AND sort_at >= 'epoch'::timestamptz + interval '1 microsecond' * $";
-constexpr const char* kSortedUntil =
-    " AND sort_at <= 'epoch'::timestamptz + interval '1 microsecond' * $";
-constexpr const char* kMatching = " AND search_text ILIKE $";
-
-#undef RESPONSE_COLUMNS
-#undef FROM_MICROS
-#undef MICROS
-
-// The count(*) OVER () of counted pages, after the response columns.
-constexpr int kCountColumn = 10;
-
-// Time bounds when none is given: the years 1 and 9999.
-constexpr int64_t kEarliest = -62135596800000000;
-constexpr int64_t kLatest = 253402300799999999;
-
 // Rows of link_counts per link: submissions into one link spread over them.
 constexpr int kCountShards = 16;
 
@@ -136,107 +91,6 @@ int countShard() {
   static thread_local const int shard =
       static_cast<unsigned char>(crypto::randomBytes(1)[0]) % kCountShards;
   return shard;
-}
-
-struct QueryShape {
-  bool link = false;        // one link, or the whole workspace
-  bool one_status = false;  // completed or in_progress, or both
-  bool search = false;
-  std::optional<Ordering> order;  // nullopt: count
-  bool counted = false;           // a page with the count of all matches
-};
-
-const char* orderBy(Ordering o) {
-  switch (o) {
-    case Ordering::kSubmittedAsc:
-      return " ORDER BY sort_at, uuid";
-    case Ordering::kSubmittedDesc:
-      return " ORDER BY sort_at DESC, uuid DESC";
-    case Ordering::kEmailAsc:
-      return " ORDER BY respondent_email, sort_at, uuid";
-    case Ordering::kEmailDesc:
-      return " ORDER BY respondent_email DESC, sort_at DESC, uuid DESC";
-  }
-  return "";
-}
-
-std::string nameOf(const QueryShape& s) {
-  std::string name = s.counted ? "responses_counted"
-                     : s.order ? "responses_list"
-                               : "responses_count";
-  if (s.link) name += "_link";
-  if (s.one_status) name += "_status";
-  if (s.order) name += "_" + std::to_string(static_cast<int>(*s.order));
-  return name;
-}
-
-// Parameters in order: workspace, [link], [status], since, until, [pattern], [limit, offset].
-std::string sqlOf(const QueryShape& s) {
-  int n = 1;
-  auto next = [&n] { return std::to_string(n++); };
-  std::string sql = s.counted ? kCountedSelect : s.order ? kListSelect : kCountSelect;
-  sql += kInWorkspace + next();
-  if (s.link) sql += kOfLink + next();
-  if (s.one_status) sql += kWithStatus + next();
-  sql += kSortedFrom + next() + "::bigint";
-  sql += kSortedUntil + next() + "::bigint";
-  if (s.search) sql += kMatching + next();
-  if (s.order) {
-    sql += orderBy(*s.order);
-    sql += " LIMIT $" + next();
-    sql += " OFFSET $" + next();
-  }
-  return sql;
-}
-
-QueryShape shapeOf(const ResponseFilter& f, std::optional<Ordering> order, bool counted = false) {
-  return {!f.link_uuid.empty(), f.status != StatusFilter::kAll, !f.search.empty(), order, counted};
-}
-
-std::vector<std::string> paramsOf(const ResponseFilter& f, const QueryShape& s, int64_t offset,
-                                  int limit) {
-  std::vector<std::string> params{f.workspace_uuid};
-  if (s.link) params.push_back(f.link_uuid);
-  if (s.one_status) {
-    params.emplace_back(f.status == StatusFilter::kCompleted ? "completed" : "in_progress");
-  }
-  params.push_back(std::to_string(f.since_micros.value_or(kEarliest)));
-  params.push_back(std::to_string(f.until_micros.value_or(kLatest)));
-  if (s.search) params.push_back(containsPattern(f.search));
-  if (s.order) {
-    params.push_back(std::to_string(limit));
-    params.push_back(std::to_string(offset));
-  }
-  return params;
-}
-
-// `sql` with each $n replaced by the quoted n-th value, in one pass (so that a value holding
-// "$1" stays as it is).
-std::string withValues(pqxx::transaction_base& tx, const std::string& sql,
-                       const std::vector<std::string>& values) {
-  std::string out;
-  out.reserve(sql.size() + 64 * values.size());
-  for (std::size_t i = 0; i < sql.size(); ++i) {
-    if (sql[i] != '$' || i + 1 >= sql.size() ||
-        !std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
-      out += sql[i];
-      continue;
-    }
-    std::size_t n = 0;
-    while (i + 1 < sql.size() && std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
-      n = n * 10 + static_cast<std::size_t>(sql[++i] - '0');
-    }
-    out += tx.quote(values.at(n - 1));
-  }
-  return out;
-}
-
-// Searches (and pages counted with them) are planned for their own values; other shapes run
-// their prepared statement.
-pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
-                      const std::vector<std::string>& params) {
-  if (shape.search) return tx.exec(withValues(tx, sqlOf(shape), params));
-  return tx.exec_prepared(nameOf(shape), pqxx::prepare::make_dynamic_params(params));
 }
 
 const char* optional(bool present, const std::string& value) {
@@ -285,16 +139,6 @@ std::string searchTextOf(const StoredResponse& stored) {
   return out;
 }
 
-std::string containsPattern(std::string_view search) {
-  std::string out = "%";
-  for (char c : search) {
-    if (c == '%' || c == '_' || c == '\\') out += '\\';
-    out += c;
-  }
-  out += '%';
-  return out;
-}
-
 void PgResponsesStore::prepare(pqxx::connection& c) {
   c.set_variable("plan_cache_mode", "force_generic_plan");
   c.prepare(kInsertResponses, kInsertResponsesSql);
@@ -302,19 +146,7 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.prepare(kSelectResponse, kSelectResponseSql);
   c.prepare(kSaveResponse, kSaveResponseSql);
   c.prepare(kCompletedCounts, kCompletedCountsSql);
-  c.prepare(kLinkTotals, kLinkTotalsSql);
-  c.prepare(kWorkspaceTotals, kWorkspaceTotalsSql);
-  for (bool link : {false, true}) {
-    for (bool one_status : {false, true}) {
-      for (std::optional<Ordering> order :
-           {std::optional<Ordering>(), std::optional(Ordering::kSubmittedAsc),
-            std::optional(Ordering::kSubmittedDesc), std::optional(Ordering::kEmailAsc),
-            std::optional(Ordering::kEmailDesc)}) {
-        QueryShape shape{link, one_status, false, order};
-        c.prepare(nameOf(shape), sqlOf(shape));
-      }
-    }
-  }
+  prepareQueries(c);
 }
 
 // Each column of kInsertResponses, rows in the order given; events in their responses' order
@@ -398,30 +230,15 @@ std::optional<StoredResponse> PgResponsesStore::findResponse(const std::string& 
 
 int64_t PgResponsesStore::countResponses(const ResponseFilter& f) {
   pqxx::nontransaction tx(connection_);
-  if (f.search.empty() && !f.since_micros && !f.until_micros) {
-    auto row = f.link_uuid.empty() ? tx.exec_prepared1(kWorkspaceTotals, f.workspace_uuid)
-                                   : tx.exec_prepared1(kLinkTotals, f.workspace_uuid, f.link_uuid);
-    const int64_t started = row[0].as<int64_t>(), completed = row[1].as<int64_t>();
-    switch (f.status) {
-      case StatusFilter::kCompleted:
-        return completed;
-      case StatusFilter::kInProgress:
-        return started - completed;
-      case StatusFilter::kAll:
-        return started;
-    }
-  }
-  QueryShape shape = shapeOf(f, std::nullopt);
-  return runQuery(tx, shape, paramsOf(f, shape, 0, 0))[0][0].as<int64_t>();
+  return runQuery(tx, shapeOf(f, QueryKind::kCount), f)[0][0].as<int64_t>();
 }
 
 std::vector<rv1::Response> PgResponsesStore::listResponses(const ResponseFilter& f,
                                                            Ordering ordering, int64_t offset,
                                                            int limit) {
   pqxx::nontransaction tx(connection_);
-  QueryShape shape = shapeOf(f, ordering);
   std::vector<rv1::Response> out;
-  for (const auto& row : runQuery(tx, shape, paramsOf(f, shape, offset, limit))) {
+  for (const auto& row : runQuery(tx, shapeOf(f, QueryKind::kPage, ordering), f, offset, limit)) {
     out.push_back(std::move(storedFrom(row).response));
   }
   return out;
@@ -431,16 +248,11 @@ ResponsesStore::CountedPage PgResponsesStore::listCounted(const ResponseFilter& 
                                                           Ordering ordering, int64_t offset,
                                                           int limit) {
   pqxx::nontransaction tx(connection_);
-  QueryShape shape = shapeOf(f, ordering, true);
   CountedPage page;
-  auto rows = runQuery(tx, shape, paramsOf(f, shape, offset, limit));
-  for (const auto& row : rows) {
+  for (const auto& row :
+       runQuery(tx, shapeOf(f, QueryKind::kCounted, ordering), f, offset, limit)) {
     page.count = row[kCountColumn].as<int64_t>();
-    page.responses.push_back(std::move(storedFrom(row).response));
-  }
-  if (rows.empty() && offset > 0) {
-    QueryShape count = shapeOf(f, std::nullopt);
-    page.count = runQuery(tx, count, paramsOf(f, count, 0, 0))[0][0].as<int64_t>();
+    if (!row[0].is_null()) page.responses.push_back(std::move(storedFrom(row).response));
   }
   return page;
 }

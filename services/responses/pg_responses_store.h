@@ -35,7 +35,5 @@ class PgResponsesStore final : public ResponsesStore {
 // What `search` looks in: the email, every text value (strings, also inside lists) and every
 // transcription, one per line. U+0000 (which text cannot hold) becomes a space.
 std::string searchTextOf(const StoredResponse& stored);
-// The ILIKE pattern that finds `search` anywhere, its wildcards taken literally.
-std::string containsPattern(std::string_view search);
 
 }  // namespace feedback::responses

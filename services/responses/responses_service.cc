@@ -337,9 +337,9 @@ v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
   const Ordering order = ordering(request.ordering());
 
   v1::ListResponsesResponse response;
-  // A search visits every match to count them: the page comes from the same pass. (Time
-  // bounds alone count from the index, cheaper than reading every matching row.)
-  if (!filter.search.empty()) {
+  // The first page, and any page of a search (whose count visits every match anyway), come
+  // with their count from one statement.
+  if (!filter.search.empty() || page.offset() == 0) {
     auto counted = store.listCounted(filter, order, page.offset(), page.size);
     requirePageExists(page, counted.count);
     response.set_count(counted.count);

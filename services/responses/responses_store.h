@@ -77,9 +77,8 @@ class ResponsesStore {
                                                                        Ordering ordering,
                                                                        int64_t offset,
                                                                        int limit) = 0;
-  // A page and how many responses match in all, from one pass over the matches: for filters
-  // (search) whose count costs that pass anyway. The count is exact even when the
-  // page is past the end.
+  // A page and how many responses match in all, in one statement (the count is exact also
+  // when the page is past the end).
   struct CountedPage {
     int64_t count = 0;
     std::vector<feedback::responses::v1::Response> responses;

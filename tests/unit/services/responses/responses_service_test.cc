@@ -381,17 +381,21 @@ TEST_CASE("responses: list parameters and the contract's errors", "[responses]")
   CHECK(failure([&] { f.service.listResponses(f.store, list); }).first ==
         ErrorCode::kValidationError);
   list.set_link_uuid("");
+  // A later page is counted first, so that it can be read from the nearer end.
   list.mutable_page()->set_page(2);
   CHECK(failure([&] { f.service.listResponses(f.store, list); }).first == ErrorCode::kInvalidPage);
+  CHECK(f.store.counted_pages == 0);
+  // The first page comes with its count from one statement.
   list.mutable_page()->set_page(1);
   CHECK(f.service.listResponses(f.store, list).count() == 0);
-  CHECK(f.store.counted_pages == 0);
-  // A search counts in the same pass as the page; past the end is INVALID_PAGE.
+  CHECK(f.store.counted_pages == 1);
+  // So does every page of a search (which visits every match to count them); past the end is
+  // INVALID_PAGE.
   list.set_search("anything");
   CHECK(f.service.listResponses(f.store, list).count() == 0);
   list.mutable_page()->set_page(3);
   CHECK(failure([&] { f.service.listResponses(f.store, list); }).first == ErrorCode::kInvalidPage);
-  CHECK(f.store.counted_pages == 2);
+  CHECK(f.store.counted_pages == 3);
 }
 
 TEST_CASE("responses: pages past the middle are read from the other end, in order", "[responses]") {
