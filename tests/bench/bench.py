@@ -14,6 +14,8 @@ import sys
 import time
 import urllib.request
 
+import stack_cpu
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 STACK_DIR = os.environ.get("STACK_DIR", os.path.join(ROOT, ".run"))
@@ -141,11 +143,17 @@ def wrk(url, script, key, connections=CONNECTIONS, duration=DURATION, extra_env=
     return json.loads(m.group(1))
 
 
-def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None):
+def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, stack=True):
+    """One wrk run after a warm-up; with the stack's CPU per request unless `stack` is False."""
     print(f"bench: {name}: warm-up {WARMUP}, then {DURATION} at {connections} connections ...",
           flush=True)
     wrk(url, script, key, connections, WARMUP, extra_env)
+    pg_port = stack_env()["PG_PORT"]
+    before = stack_cpu.snapshot(STACK_DIR, pg_port)
     r = wrk(url, script, key, connections, DURATION, extra_env)
+    if stack:
+        r["cpu_us_per_request"] = stack_cpu.per_request(before, stack_cpu.snapshot(STACK_DIR, pg_port),
+                                                        r["requests"])
     r["errors"] = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
     r["name"] = name
     r["connections"] = int(connections)
@@ -202,7 +210,8 @@ def main():
     nginx_port = free_port()
     nginx = start_nginx(body_file, nginx_port)
     try:
-        results = [scenario("W0 nginx static", f"http://127.0.0.1:{nginx_port}/v1/w0/", "get.lua", None)]
+        results = [scenario("W0 nginx static", f"http://127.0.0.1:{nginx_port}/v1/w0/", "get.lua", None,
+                            stack=False)]
     finally:
         nginx.send_signal(signal.SIGQUIT)
         nginx.wait(timeout=10)
@@ -244,6 +253,12 @@ def main():
         print(f"{r['name']:<28} {r['connections']:>5} {r['rps']:>10.0f} {r['p50_us'] / 1000:>8.2f} "
               f"{r['p99_us'] / 1000:>8.2f} {r['ratio_to_w0']:>6.1%} {r['errors']:>7}")
     print(f"{'gateway RSS, 1000 idle conns':<28} {held:>5} {rss:>9.1f} MiB")
+    print("\nCPU microseconds per request, by process (the steadier figure on a busy machine):")
+    for r in results:
+        if "cpu_us_per_request" in r:
+            cpu = r["cpu_us_per_request"]
+            print(f"  {r['name']:<28} total {sum(cpu.values()):>6.0f}  " +
+                  "  ".join(f"{role} {us:.0f}" for role, us in cpu.items() if us >= 0.5))
     print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
     for name, seconds in scale_checks:
         print(f"  {name:<34} {seconds * 1000:>8.1f} ms")

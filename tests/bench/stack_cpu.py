@@ -1,0 +1,71 @@
+"""CPU time the local stack's processes spend, per role, read from /proc: on a machine whose
+throughput varies from run to run, CPU microseconds per request is the steadier figure, and
+it says which process a request costs most in."""
+import os
+
+ROLES = ("gateway", "tokens", "links", "responses", "redis")
+TICK_SECONDS = 1.0 / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid):
+    """(comm, ppid, utime + stime in ticks) of a process, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            text = f.read()
+    except OSError:
+        return None
+    comm = text[text.index("(") + 1:text.rindex(")")]
+    fields = text[text.rindex(")") + 2:].split()
+    return comm, int(fields[1]), int(fields[11]) + int(fields[12])
+
+
+def _cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline") as f:
+            return f.read().split("\0")
+    except OSError:
+        return []
+
+
+def processes(stack_dir, pg_port):
+    """pid -> role: the services and Redis (from their pid files), PostgreSQL's postmaster on
+    `pg_port` and its backends."""
+    roles = {}
+    for role in ROLES:
+        try:
+            with open(os.path.join(stack_dir, "pids", f"{role}.pid")) as f:
+                roles[int(f.read().strip())] = role
+        except (OSError, ValueError):
+            pass
+    pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    postmaster = None
+    for pid in pids:
+        args = _cmdline(pid)
+        if args and args[0].endswith("postgres") and "-p" in args and \
+                args[args.index("-p") + 1:args.index("-p") + 2] == [str(pg_port)]:
+            postmaster = pid
+    if postmaster:
+        roles[postmaster] = "postgres"
+        for pid in pids:
+            stat = _stat(pid)
+            if stat and stat[1] == postmaster:
+                roles[pid] = "postgres"
+    return roles
+
+
+def snapshot(stack_dir, pg_port):
+    """pid -> (role, CPU ticks so far)."""
+    out = {}
+    for pid, role in processes(stack_dir, pg_port).items():
+        stat = _stat(pid)
+        if stat:
+            out[pid] = (role, stat[2])
+    return out
+
+
+def per_request(before, after, requests):
+    """CPU microseconds per request of each role between two snapshots."""
+    spent = {}
+    for pid, (role, ticks) in after.items():
+        spent[role] = spent.get(role, 0) + ticks - before.get(pid, (role, 0))[1]
+    return {role: ticks * TICK_SECONDS * 1e6 / max(requests, 1) for role, ticks in sorted(spent.items())}
