@@ -39,6 +39,22 @@ std::optional<std::string> respondentEmail(bool given, const std::string& email)
   return email;
 }
 
+// A new response to the form's link, started now: fresh ids, `status`, the respondent's
+// email when given (VALIDATION_ERROR unless it is one).
+StoredResponse newResponse(const IntakeForm& form, std::string_view status, bool has_email,
+                           const std::string& email) {
+  StoredResponse stored;
+  stored.workspace_uuid = form.workspaceUuid();
+  auto& r = stored.response;
+  r.set_uuid(newTimeOrderedUuid());
+  r.set_session_id(newUuid());
+  r.set_link_uuid(form.link().uuid());
+  r.set_status(std::string(status));
+  if (auto checked = respondentEmail(has_email, email)) r.set_respondent_email(*checked);
+  r.set_started_at_micros(nowMicros());
+  return stored;
+}
+
 // A given value; null when empty. Text that is not JSON (only internal callers can send it)
 // is an invalid answer like any other.
 boost::json::value givenValue(const v1::AnswerInput& input) {
@@ -186,17 +202,9 @@ Accepted<v1::StartResponseResponse> ResponsesService::startResponse(
     const v1::StartResponseRequest& request) {
   IntakeForm form(request.link());
   form.requireActive();
-  StoredResponse stored;
-  stored.workspace_uuid = form.workspaceUuid();
-  auto& r = stored.response;
-  r.set_uuid(newTimeOrderedUuid());
-  r.set_session_id(newUuid());
-  r.set_link_uuid(form.link().uuid());
-  r.set_status(std::string(kInProgress));
-  if (auto email = respondentEmail(request.has_respondent_email(), request.respondent_email())) {
-    r.set_respondent_email(*email);
-  }
-  r.set_started_at_micros(nowMicros());
+  StoredResponse stored =
+      newResponse(form, kInProgress, request.has_respondent_email(), request.respondent_email());
+  const auto& r = stored.response;
   setAnswers(stored, {});
   const std::string token = newResponseToken();
   stored.token_hash = crypto::sha256Hex(token);
@@ -295,18 +303,10 @@ Accepted<v1::CreateCompletedResponseResponse> ResponsesService::createCompletedR
   form.requireActive();
   auto kept = form.rules().complete(valuesOf(request.answers()));
 
-  StoredResponse stored;
-  stored.workspace_uuid = form.workspaceUuid();
+  StoredResponse stored =
+      newResponse(form, kCompleted, request.has_respondent_email(), request.respondent_email());
   auto& r = stored.response;
-  r.set_uuid(newTimeOrderedUuid());
-  r.set_session_id(newUuid());
-  r.set_link_uuid(form.link().uuid());
-  r.set_status(std::string(kCompleted));
-  if (auto email = respondentEmail(request.has_respondent_email(), request.respondent_email())) {
-    r.set_respondent_email(*email);
-  }
-  const int64_t now = nowMicros();
-  r.set_started_at_micros(now);
+  const int64_t now = r.started_at_micros();
   r.set_submitted_at_micros(now);
   keepAnswers(kept, stored);
   // Nobody can continue a response completed in one call: no token's hash equals this.
