@@ -80,6 +80,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
   // Send times of unanswered commands; Redis answers in order, so the front is the oldest.
   std::deque<std::chrono::steady_clock::time_point> pending;
   std::atomic<bool> is_connected{false};
+  std::atomic<uint64_t> connections_made{0};
   bool stopping = false;
   // Owned here and never freed before the client: hiredis keeps pointers to them.
   struct Subscription {
@@ -156,6 +157,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     auto* c = of(ac->ev.data);
     if (status == REDIS_OK) {
       c->owner->is_connected = true;
+      ++c->owner->connections_made;
       log::info("redis_connected", {{"host", c->owner->host}, {"port", c->owner->port}});
       for (auto& subscription : c->owner->subscriptions) c->owner->sendSubscribe(*subscription);
     } else {
@@ -332,6 +334,10 @@ std::optional<RedisReply> RedisClient::commandSync(std::vector<std::string> args
 
 bool RedisClient::connected() const {
   return impl_->is_connected;
+}
+
+uint64_t RedisClient::connectionEpoch() const {
+  return impl_->connections_made;
 }
 
 }  // namespace feedback

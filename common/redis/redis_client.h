@@ -44,6 +44,9 @@ class RedisClient {
   // For worker threads only (never an I/O thread): waits for the answer.
   std::optional<RedisReply> commandSync(std::vector<std::string> args);
   bool connected() const;
+  // How many connections have been made so far: it changes whenever Redis may have restarted
+  // (and lost or rolled back data), so values read before must not be trusted after.
+  uint64_t connectionEpoch() const;
 
   // Opaque; public only so that the implementation's connection type can name it.
   struct Impl;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "common/redis/response_counts.h"
+
 namespace feedback::gateway {
 
 GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
@@ -28,6 +30,11 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
       static_cast<std::size_t>(env.integer("LINK_CACHE_ENTRIES", 10000, 0, 10000000));
   c.link_cache_bytes =
       static_cast<std::size_t>(env.integer("LINK_CACHE_MIB", 16, 0, 65536)) * 1024 * 1024;
+  c.response_page_cache_bytes =
+      static_cast<std::size_t>(env.integer("RESPONSE_PAGE_CACHE_MIB", 32, 0, 65536)) * 1024 * 1024;
+  // Below responsecount::kPendingMaxAgeMs (common/redis/response_counts.h says why).
+  c.response_page_max_age = std::chrono::seconds(env.integer(
+      "RESPONSE_PAGE_CACHE_SECONDS", 300, 1, responsecount::kPendingMaxAgeMs / 1000 - 60));
   c.hosts.known_ttl = std::chrono::seconds(env.integer("HOST_CACHE_SECONDS", 60, 0, 86400));
   env.check();
   return c;

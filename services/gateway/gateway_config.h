@@ -24,6 +24,9 @@ struct GatewayConfig {
   bool access_log = false;
   std::size_t link_cache_entries = 10000;
   std::size_t link_cache_bytes = 16 * 1024 * 1024;
+  // Pages of completed responses (routes/response_page_cache.h); 0 bytes: none kept.
+  std::size_t response_page_cache_bytes = 32 * 1024 * 1024;
+  std::chrono::seconds response_page_max_age{300};
   HostCacheSettings hosts;
 
   // Every problem at once, as ConfigError.

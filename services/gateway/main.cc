@@ -62,7 +62,9 @@ int main() {
     Routes routes;
     addTokensRoutes(routes, backends, revoked);
     addLinksRoutes(routes, backends, documents, counts);
-    addResponsesRoutes(routes, backends, documents);
+    ResponsePageCache page_cache(config.response_page_cache_bytes, config.response_page_max_age);
+    ResponsePages pages{page_cache, redis, metrics};
+    addResponsesRoutes(routes, backends, documents, pages);
     addIntakeRoutes(routes, backends, intake_links);
 
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout);

@@ -26,6 +26,13 @@ std::string Metrics::render(std::size_t open_connections) const {
   out += "gateway_link_cache_total{outcome=\"miss\"} " + std::to_string(link_cache_misses) + "\n";
   out += "gateway_link_cache_total{outcome=\"bypassed\"} " + std::to_string(link_cache_bypassed) +
          "\n";
+  out += "# TYPE gateway_response_page_cache_total counter\n";
+  out += "gateway_response_page_cache_total{outcome=\"hit\"} " +
+         std::to_string(response_page_cache_hits) + "\n";
+  out += "gateway_response_page_cache_total{outcome=\"miss\"} " +
+         std::to_string(response_page_cache_misses) + "\n";
+  out += "gateway_response_page_cache_total{outcome=\"bypassed\"} " +
+         std::to_string(response_page_cache_bypassed) + "\n";
   out += "# TYPE gateway_open_connections gauge\n";
   out += "gateway_open_connections " + std::to_string(open_connections) + "\n";
   return out;

@@ -1,6 +1,7 @@
 #include "services/responses/redis_link_counts.h"
 
 #include "common/core/errors.h"
+#include "common/core/ids.h"
 #include "common/core/log.h"
 #include "common/core/time.h"
 #include "common/redis/response_counts.h"
@@ -52,11 +53,13 @@ void RedisLinkCounts::begin(const std::string& link_uuid,
 bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) {
   std::vector<std::string> command{"EVAL",
                                    std::string(responsecount::kSettleScript),
-                                   "2",
+                                   "3",
                                    responsecount::countKey(link_uuid),
                                    responsecount::pendingKey(link_uuid),
+                                   responsecount::changesKey(link_uuid),
                                    std::to_string(owed.count),
-                                   std::to_string(responsecount::kTtlSeconds)};
+                                   std::to_string(responsecount::kTtlSeconds),
+                                   newUuid()};
   command.insert(command.end(), owed.submissions.begin(), owed.submissions.end());
   auto reply = redis_.commandSync(std::move(command));
   return reply && reply->type != RedisReply::Type::kError;

@@ -42,10 +42,10 @@ def stack_env():
     return env
 
 
-def http(method, url, key, body=None):
+def http(method, url, key, body=None, headers=None):
     req = urllib.request.Request(url, method=method, data=body and json.dumps(body).encode(),
                                  headers={"Authorization": f"Bearer {key}",
-                                          "Content-Type": "application/json"})
+                                          "Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(req, timeout=30) as r:
         return r.status, r.read()
 
@@ -120,12 +120,14 @@ def seeded_link(env, count):
 
 
 def timed_get(url, key, tries=5):
-    """Median seconds of `tries` GETs after one warm-up; fails on any non-2xx answer."""
-    http("GET", url, key)
+    """Median seconds of `tries` GETs after one warm-up, each read afresh (not a page the gateway
+    kept); fails on any non-2xx answer."""
+    fresh = {"Cache-Control": "no-cache"}
+    http("GET", url, key, headers=fresh)
     times = []
     for _ in range(tries):
         started = time.perf_counter()
-        http("GET", url, key)
+        http("GET", url, key, headers=fresh)
         times.append(time.perf_counter() - started)
     return sorted(times)[len(times) // 2]
 
@@ -224,6 +226,12 @@ def main():
     results.append(scenario("W3 responses, page_size=20", w3_url, "get.lua", w3["api_key"]))
     results.append(scenario("W3 responses, search=", f"{w3_url}&search={RARE_WORD}", "get.lua",
                             w3["api_key"]))
+    # The same pages read afresh (Cache-Control: no-cache): the cost of each read that finds no
+    # current kept page, e.g. just after a submission into the link.
+    fresh = {"BENCH_NO_CACHE": "1"}
+    results.append(scenario("W3 page, read afresh", w3_url, "get.lua", w3["api_key"], extra_env=fresh))
+    results.append(scenario("W3 search, read afresh", f"{w3_url}&search={RARE_WORD}", "get.lua",
+                            w3["api_key"], extra_env=fresh))
 
     _, created = http("POST", base + "links/", key, dict(link_body, slug=f"w4-{int(time.time())}"))
     hot = json.loads(created)

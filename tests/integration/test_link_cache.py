@@ -19,6 +19,7 @@ class SecondGateway:
         with open(os.path.join(STACK_DIR, "services.env")) as f:
             env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
         self.port, admin = harness.free_port(), harness.free_port()
+        self.admin_url = f"http://127.0.0.1:{admin}/"
         env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin), **self.settings)
         self.log_path = os.path.join(STACK_DIR, "logs", "gateway-2.log")
         self.log = open(self.log_path, "a")

@@ -26,30 +26,27 @@ LinkDocuments::LinkDocuments(const Backends& backends, LinkCache& cache, RedisCl
 
 LinkDocuments::~LinkDocuments() = default;
 
-namespace {
-
-// Element `i` of the answer to prefetch()'s read; nullopt when Redis did not answer.
-std::optional<RedisReply> part(const std::optional<RedisReply>& read, std::size_t i) {
+std::optional<RedisReply> LinkDocuments::part(const std::optional<RedisReply>& read,
+                                              ReadPart which) {
   if (!read) return std::nullopt;
-  if (read->type != RedisReply::Type::kArray || read->elements.size() != 3) {
+  if (read->type != RedisReply::Type::kArray || read->elements.size() != 4) {
     return RedisReply{RedisReply::Type::kError};
   }
-  return read->elements[i];
+  return read->elements[static_cast<std::size_t>(which)];
 }
 
-}  // namespace
-
 std::vector<RedisCommand> LinkDocuments::prefetch(const std::string& link_uuid) {
-  return {{"EVAL", std::string(responsecount::kReadScript), "3", linkversion::redisKey(link_uuid),
+  return {{"EVAL", std::string(responsecount::kReadScript), "4", linkversion::redisKey(link_uuid),
            responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
+           responsecount::changesKey(link_uuid),
            std::to_string(nowMicros() / 1000 - responsecount::kPendingMaxAgeMs)}};
 }
 
 void LinkDocuments::serve(const ContextPtr& ctx, const std::string& link_uuid,
                           const std::optional<RedisReply>& read, Respond respond) {
-  auto count = part(read, 1), pending = part(read, 2);
+  auto count = part(read, ReadPart::kCount), pending = part(read, ReadPart::kPending);
   find(
-      ctx, link_uuid, part(read, 0),
+      ctx, link_uuid, part(read, ReadPart::kVersion),
       [this, ctx, link_uuid, count, pending, respond](std::shared_ptr<const LinkDocument> doc) {
         counts_.forLink(
             ctx, link_uuid, count, pending,
@@ -63,7 +60,7 @@ void LinkDocuments::require(const ContextPtr& ctx, const std::string& link_uuid,
                             const std::optional<RedisReply>& read, std::function<void()> then,
                             Respond respond) {
   find(
-      ctx, link_uuid, part(read, 0),
+      ctx, link_uuid, part(read, ReadPart::kVersion),
       [then = std::move(then)](std::shared_ptr<const LinkDocument>) { then(); },
       std::move(respond));
 }

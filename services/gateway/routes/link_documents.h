@@ -24,9 +24,12 @@ class LinkDocuments {
                 ResponseCounts& counts);
   ~LinkDocuments();
 
-  // One read of the link's version, response count and pending submissions
+  // One read of the link's version, response count, pending submissions and changes token
   // (common/redis/response_counts.h).
   static std::vector<RedisCommand> prefetch(const std::string& link_uuid);
+  // A part of the answer to prefetch(); nullopt when Redis did not answer.
+  enum class ReadPart : std::size_t { kVersion, kCount, kPending, kChanges };
+  static std::optional<RedisReply> part(const std::optional<RedisReply>& read, ReadPart which);
 
   // Answers 200 with the document (with its count), or the error (404 when there is none).
   // `read` is the answer to prefetch().

@@ -1,15 +1,21 @@
 // /v1/links/{uuid}/responses/ and /v1/responses/: reading responses (responses service).
+#include <algorithm>
+#include <cctype>
+
 #include "common/api/response_json.h"
 #include "common/core/ids.h"
 #include "common/core/json_writer.h"
+#include "common/core/pagination.h"
 #include "common/core/scopes.h"
 #include "common/core/text.h"
 #include "common/core/time.h"
+#include "common/redis/response_counts.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/routes/backend_call.h"
 #include "services/gateway/routes/listing.h"
+#include "services/gateway/routes/redis_fill.h"
 #include "services/gateway/routes/routes.h"
 
 namespace feedback::gateway {
@@ -55,23 +61,90 @@ rv1::ListResponsesRequest listRequestFrom(const RequestContext& ctx) {
   return request;
 }
 
+// Runs with each page the service answers, before it is sent.
+using OnPage = std::function<void(const std::shared_ptr<const CachedPage>&)>;
+
 void list(const Stub& responses, const ContextPtr& ctx, Respond respond,
-          rv1::ListResponsesRequest request) {
+          rv1::ListResponsesRequest request, OnPage on_page = {}) {
   auto page = request.page();
   callBackend<rv1::ListResponsesResponse>(
       ctx, std::move(respond), std::move(request),
       [responses](auto* c, auto* q, auto* r, auto done) {
         responses->async()->ListResponses(c, q, r, std::move(done));
       },
-      [ctx, page](const rv1::ListResponsesResponse& response) {
-        std::string results;
+      [ctx, page, on_page = std::move(on_page)](const rv1::ListResponsesResponse& response) {
+        auto rendered = std::make_shared<CachedPage>();
+        rendered->count = response.count();
+        std::string& results = rendered->results_json;
         results.reserve(1024 * static_cast<std::size_t>(response.responses_size()) + 2);
         JsonWriter json(results);
         json.beginArray();
         for (const auto& r : response.responses()) writeResponse(json, r);
         json.endArray();
-        return jsonResponse(200, renderEnvelope(*ctx, page, response.count(), results));
+        if (on_page) on_page(rendered);
+        return jsonResponse(200, renderEnvelope(*ctx, page, rendered->count, results));
       });
+}
+
+// Each parameter as its length and its bytes, so that no two requests share a key.
+std::string pageKey(const rv1::ListResponsesRequest& request) {
+  Page page = normalizePage(request.page());
+  std::string key;
+  for (const std::string& part :
+       {request.link_uuid(), request.ordering(), request.search(), std::to_string(page.number),
+        std::to_string(page.size), std::to_string(request.since_micros()),
+        std::to_string(request.until_micros())}) {
+    key += std::to_string(part.size());
+    key += ':';
+    key += part;
+  }
+  return key;
+}
+
+// `Cache-Control: no-cache` (RFC 9111 section 5.2.1.4): the client wants the page read afresh
+// rather than a kept one, however current.
+bool asksForFreshPage(const HttpRequest& request) {
+  std::string value(request.header("cache-control"));
+  std::transform(value.begin(), value.end(), value.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return value.find("no-cache") != std::string::npos;
+}
+
+// A link's list: its pages of completed responses served from, and kept in, the gateway's
+// cache while the link's Redis read allows it (response_page_cache.h).
+void listLinkResponses(const Stub& responses, ResponsePages& pages, const ContextPtr& ctx,
+                       Respond respond, rv1::ListResponsesRequest request) {
+  const bool completed_only = request.status().empty() || request.status() == "completed";
+  if (!pages.cache.enabled() || !completed_only) {
+    return list(responses, ctx, std::move(respond), std::move(request));
+  }
+  const auto& read = ctx->prefetchedAt(0);
+  auto pending = LinkDocuments::part(read, LinkDocuments::ReadPart::kPending);
+  auto changes = LinkDocuments::part(read, LinkDocuments::ReadPart::kChanges);
+  auto validity = completedPagesValidity(pending, changes, pages.redis.connectionEpoch());
+  if (!validity) {
+    ++pages.metrics.response_page_cache_bypassed;
+    if (changes && changes->type == RedisReply::Type::kNil) {
+      // A link no submission has settled into lately: give it a token, so that later reads
+      // can keep pages (a settlement meanwhile wins).
+      setInRedisIfAbsent(pages.redis, responsecount::changesKey(request.link_uuid()), newUuid(),
+                         responsecount::kTtlSeconds);
+    }
+    return list(responses, ctx, std::move(respond), std::move(request));
+  }
+  auto key = pageKey(request);
+  if (asksForFreshPage(ctx->request)) {
+    ++pages.metrics.response_page_cache_bypassed;
+  } else if (auto kept = pages.cache.find(key, *validity)) {
+    ++pages.metrics.response_page_cache_hits;
+    return respond(
+        jsonResponse(200, renderEnvelope(*ctx, request.page(), kept->count, kept->results_json)));
+  } else {
+    ++pages.metrics.response_page_cache_misses;
+  }
+  list(responses, ctx, std::move(respond), std::move(request),
+       [&cache = pages.cache, key = std::move(key), validity = std::move(*validity)](
+           const std::shared_ptr<const CachedPage>& page) { cache.store(key, validity, page); });
 }
 
 void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
@@ -98,18 +171,19 @@ Prefetch linkVersion() {
 
 }  // namespace
 
-void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents) {
+void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
+                        ResponsePages& pages) {
   Stub responses = rv1::ResponsesService::NewStub(backends.responses);
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/",
              {withKey(scopes::kResponsesRead),
-              [responses, &documents](const ContextPtr& ctx, Respond respond) {
+              [responses, &documents, &pages](const ContextPtr& ctx, Respond respond) {
                 auto request = listRequestFrom(*ctx);
                 request.set_link_uuid(ctx->params.at(0));
                 documents.require(
                     ctx, ctx->params.at(0), ctx->prefetchedAt(0),
-                    [responses, ctx, respond, request = std::move(request)]() mutable {
-                      list(responses, ctx, respond, std::move(request));
+                    [responses, &pages, ctx, respond, request = std::move(request)]() mutable {
+                      listLinkResponses(responses, pages, ctx, respond, std::move(request));
                     },
                     respond);
               },

@@ -4,10 +4,12 @@
 
 #include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/backends.h"
+#include "services/gateway/metrics.h"
 #include "services/gateway/routes/intake_links.h"
 #include "services/gateway/routes/link_documents.h"
 #include "services/gateway/routes/request_context.h"
 #include "services/gateway/routes/response_counts.h"
+#include "services/gateway/routes/response_page_cache.h"
 
 namespace feedback::gateway {
 
@@ -17,9 +19,17 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
 // GET/POST /v1/links/, GET/PATCH/DELETE /v1/links/{uuid}/ (links_routes.cc).
 void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
                     ResponseCounts& counts);
+// What a link's list of completed responses uses to keep its pages.
+struct ResponsePages {
+  ResponsePageCache& cache;
+  RedisClient& redis;
+  Metrics& metrics;
+};
+
 // GET /v1/links/{uuid}/responses/, GET /v1/links/{uuid}/responses/{uuid}/, GET /v1/responses/
 // (responses_routes.cc).
-void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents);
+void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
+                        ResponsePages& pages);
 // The public intake, /i/{slug}/... (intake_routes.cc).
 void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links);
 
