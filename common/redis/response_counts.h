@@ -7,8 +7,9 @@
 //   fb:link:{<uuid>}:pending   = sorted set of the submissions begun and not yet settled,
 //                                scored by when they began (milliseconds since the epoch;
 //                                hosts' clocks agree far better than kPendingMaxAgeMs)
-//   fb:link:{<uuid>}:changes   = a random token replaced by every settlement: pages of the
-//                                link's completed responses read while it holds are current
+//   fb:link:{<uuid>}:changes   = "<count>:<random>", replaced by every settlement: pages of
+//                                the link's completed responses read while it holds, and
+//                                while the count is still <count>, are current
 // (the link's keys share its hash slot, so they are read in one round trip).
 // The responses service, for each submission: begin (add it to `pending`) before it
 // commits, and refuse the submission when that cannot be recorded; after the commit, settle
@@ -19,12 +20,16 @@
 // PostgreSQL) and raises the count to its answer. So the count never exceeds the truth, and a
 // submission is answered only once it is counted or while it keeps its link untrusted.
 // Likewise a page read while nothing is pending may be kept under the `changes` token read
-// with it, and served while a later read finds the same token and nothing pending: every
-// submission answered before that read has settled, which replaced the token after its
-// commit. Anything that changes completed responses later must settle the same way.
+// with it, and served while a later read finds the same token, the count the token names
+// and nothing pending: every submission answered before that read has settled, which
+// replaced the token after its commit. Anything that changes completed responses later must
+// settle the same way. Binding the token to the count keeps pages safe beside a responses
+// service that predates tokens (during a rolling update): its settlements raise the count
+// without replacing the token, which then no longer matches.
 // A submission whose settlement is lost (its process died) stops holding its link after
-// kPendingMaxAgeMs; the count may then lack it until the next submission into the link
-// (kept pages must therefore be younger than kPendingMaxAgeMs).
+// kPendingMaxAgeMs; the count may then lack it until the next submission into the link.
+// So pages are kept at most kMaxPageAgeSeconds after the read that made them valid: below
+// kPendingMaxAgeMs by a margin for clocks of hosts that disagree.
 
 #include <string>
 #include <string_view>
@@ -35,6 +40,8 @@ namespace feedback::responsecount {
 inline constexpr int kTtlSeconds = 24 * 3600;
 // Far longer than any submission takes between begin and settle.
 inline constexpr int kPendingMaxAgeMs = 10 * 60 * 1000;
+// The longest a gateway may keep a page of completed responses (see above).
+inline constexpr int kMaxPageAgeSeconds = kPendingMaxAgeMs / 1000 - 60;
 
 inline std::string countKey(std::string_view link_uuid) {
   std::string out = "fb:link:{";
@@ -63,14 +70,22 @@ inline constexpr std::string_view kBeginScript =
     "redis.call('EXPIRE', KEYS[1], ARGV[1]) return 1";
 
 // KEYS[1] = count key, KEYS[2] = pending key, KEYS[3] = changes key; ARGV[1] = a count
-// (-1: none), ARGV[2] = TTL, ARGV[3] = a new random changes token, ARGV[4...] = submission
-// ids. Raises the count and replaces the token, then ends the submissions.
+// (-1: none), ARGV[2] = TTL, ARGV[3] = a new random value, ARGV[4...] = submission ids.
+// Raises the count and replaces the token, then ends the submissions.
 inline constexpr std::string_view kSettleScript =
     "local count = tonumber(redis.call('GET', KEYS[1]) or '-1') "
     "if tonumber(ARGV[1]) > count then "
-    "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
-    "redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[2]) "
+    "count = tonumber(ARGV[1]) redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
+    "redis.call('SET', KEYS[3], count .. ':' .. ARGV[3], 'EX', ARGV[2]) "
     "for i = 4, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end return 1";
+
+// A gateway's first token for a link no settlement has given one lately (or since a loss of
+// Redis data). KEYS[1] = count key, KEYS[2] = changes key; ARGV[1] = the count the gateway
+// read with nothing pending, ARGV[2] = a new random value, ARGV[3] = TTL. Only while the
+// count is still the one read and no token exists: a settlement meanwhile wins.
+inline constexpr std::string_view kFirstTokenScript =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('EXISTS', KEYS[2]) == 0 then "
+    "redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2], 'EX', ARGV[3]) end return 1";
 
 // The gateway's read, one command in its round trip. KEYS[1] = the link's version key
 // (common/redis/link_versions.h), KEYS[2] = count key, KEYS[3] = pending key, KEYS[4] =

@@ -32,9 +32,9 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
       static_cast<std::size_t>(env.integer("LINK_CACHE_MIB", 16, 0, 65536)) * 1024 * 1024;
   c.response_page_cache_bytes =
       static_cast<std::size_t>(env.integer("RESPONSE_PAGE_CACHE_MIB", 32, 0, 65536)) * 1024 * 1024;
-  // Below responsecount::kPendingMaxAgeMs (common/redis/response_counts.h says why).
-  c.response_page_max_age = std::chrono::seconds(env.integer(
-      "RESPONSE_PAGE_CACHE_SECONDS", 300, 1, responsecount::kPendingMaxAgeMs / 1000 - 60));
+  // At most responsecount::kMaxPageAgeSeconds (common/redis/response_counts.h says why).
+  c.response_page_max_age = std::chrono::seconds(
+      env.integer("RESPONSE_PAGE_CACHE_SECONDS", 300, 1, responsecount::kMaxPageAgeSeconds));
   c.hosts.known_ttl = std::chrono::seconds(env.integer("HOST_CACHE_SECONDS", 60, 0, 86400));
   env.check();
   return c;

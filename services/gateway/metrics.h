@@ -22,7 +22,8 @@ class Metrics {
   std::atomic<uint64_t> link_cache_bypassed{0};
   std::atomic<uint64_t> response_page_cache_hits{0};
   std::atomic<uint64_t> response_page_cache_misses{0};
-  // A submission pending, no token yet or Redis silent: the page read without the cache.
+  // A submission pending, no current token, Redis silent or Cache-Control: no-cache: the
+  // page read without the cache.
   std::atomic<uint64_t> response_page_cache_bypassed{0};
   std::string render(std::size_t open_connections) const;
 

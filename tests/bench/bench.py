@@ -274,15 +274,20 @@ def main():
     by_name = {r["name"]: r for r in results}
     w1, w2 = by_name["W1 GET /v1/links/{uuid}/"], by_name["W2 POST /v1/links/"]
     w3, w3s = by_name["W3 responses, page_size=20"], by_name["W3 responses, search="]
+    w3f, w3sf = by_name["W3 page, read afresh"], by_name["W3 search, read afresh"]
     w4 = by_name["W4 intake one-shot submit"]
     checks = {
         "W1 >= 25% of W0": w1["ratio_to_w0"] >= TARGETS["W1_ratio"],
         "W1 p99 < 10 ms": w1["p99_us"] / 1000 < TARGETS["W1_p99_ms"],
         "W2 >= 3000 links/s": w2["rps"] >= TARGETS["W2_rps"],
         "gateway RSS < 64 MiB at 1000 connections": rss < TARGETS["RSS_MiB"],
-        "W3 >= 4000 pages/s": w3["rps"] >= TARGETS["W3_rps"],
-        "W3 p99 < 20 ms": w3["p99_us"] / 1000 < TARGETS["W3_p99_ms"],
-        "W3 search >= 1000 pages/s": w3s["rps"] >= TARGETS["W3_search_rps"],
+        "W3 >= 4000 pages/s (kept pages)": w3["rps"] >= TARGETS["W3_rps"],
+        "W3 p99 < 20 ms (kept pages)": w3["p99_us"] / 1000 < TARGETS["W3_p99_ms"],
+        "W3 search >= 1000 pages/s (kept pages)": w3s["rps"] >= TARGETS["W3_search_rps"],
+        # The same targets for reads that find no current kept page.
+        "W3 >= 4000 pages/s (read afresh)": w3f["rps"] >= TARGETS["W3_rps"],
+        "W3 p99 < 20 ms (read afresh)": w3f["p99_us"] / 1000 < TARGETS["W3_p99_ms"],
+        "W3 search >= 1000 pages/s (read afresh)": w3sf["rps"] >= TARGETS["W3_search_rps"],
         "W4 >= 3000 submissions/s": w4["rps"] >= TARGETS["W4_rps"],
         "W4 p99 < 50 ms": w4["p99_us"] / 1000 < TARGETS["W4_p99_ms"],
     }

@@ -17,11 +17,4 @@ inline void raiseInRedis(RedisClient& redis, std::string key, int64_t value, int
                 [](std::optional<RedisReply>) {});
 }
 
-// Sets `key` unless it holds a value already.
-inline void setInRedisIfAbsent(RedisClient& redis, std::string key, std::string value,
-                               int ttl_seconds) {
-  redis.command({"SET", std::move(key), std::move(value), "NX", "EX", std::to_string(ttl_seconds)},
-                [](std::optional<RedisReply>) {});
-}
-
 }  // namespace feedback::gateway

@@ -18,7 +18,7 @@ std::shared_ptr<const CachedPage> ResponsePageCache::find(const std::string& key
   std::lock_guard lock(mutex_);
   auto it = entries_.find(key);
   if (it == entries_.end() || it->second.validity != validity) return nullptr;
-  if (now_() - it->second.stored_at >= max_age_) {
+  if (now_() - it->second.read_at >= max_age_) {
     erase(it);
     return nullptr;
   }
@@ -26,8 +26,9 @@ std::shared_ptr<const CachedPage> ResponsePageCache::find(const std::string& key
 }
 
 void ResponsePageCache::store(const std::string& key, const std::string& validity,
+                              std::chrono::steady_clock::time_point read_at,
                               std::shared_ptr<const CachedPage> page) {
-  if (!page || !enabled()) return;
+  if (!page || !enabled() || now_() - read_at >= max_age_) return;
   const std::size_t size =
       key.size() + validity.size() + page->results_json.size() + kEntryOverhead;
   if (size > max_bytes_) return;
@@ -35,7 +36,7 @@ void ResponsePageCache::store(const std::string& key, const std::string& validit
   if (auto it = entries_.find(key); it != entries_.end()) erase(it);
   evictUntilFits(size);
   const uint64_t serial = next_serial_++;
-  entries_.emplace(key, Entry{validity, now_(), std::move(page), size, serial});
+  entries_.emplace(key, Entry{validity, read_at, std::move(page), size, serial});
   order_.emplace_back(key, serial);
   bytes_ += size;
   if (order_.size() > 2 * entries_.size() + 64) {
@@ -70,16 +71,53 @@ std::size_t ResponsePageCache::bytes() const {
   return bytes_;
 }
 
-std::optional<std::string> completedPagesValidity(const std::optional<RedisReply>& pending,
+std::size_t ResponsePageCache::positions() const {
+  std::lock_guard lock(mutex_);
+  return order_.size();
+}
+
+std::optional<std::string> completedPagesValidity(const std::optional<RedisReply>& count,
+                                                  const std::optional<RedisReply>& pending,
                                                   const std::optional<RedisReply>& changes,
                                                   uint64_t redis_epoch) {
   if (!pending || pending->type != RedisReply::Type::kInteger || pending->integer != 0) {
     return std::nullopt;
   }
-  if (!changes || changes->type != RedisReply::Type::kString || changes->str.empty()) {
+  if (!count || count->type != RedisReply::Type::kString || count->str.empty()) {
+    return std::nullopt;
+  }
+  if (!changes || changes->type != RedisReply::Type::kString ||
+      changes->str.size() <= count->str.size() + 1 ||
+      changes->str.compare(0, count->str.size(), count->str) != 0 ||
+      changes->str[count->str.size()] != ':') {
     return std::nullopt;
   }
   return changes->str + "@" + std::to_string(redis_epoch);
+}
+
+std::string pageKey(const PageKeyParts& parts) {
+  std::string key;
+  auto add = [&key](const std::optional<std::string>& part) {
+    if (!part) {
+      key += '-';
+      return;
+    }
+    key += std::to_string(part->size());
+    key += ':';
+    key += *part;
+  };
+  auto number = [](const std::optional<int64_t>& n) -> std::optional<std::string> {
+    if (!n) return std::nullopt;
+    return std::to_string(*n);
+  };
+  add(parts.link_uuid);
+  add(parts.ordering);
+  add(parts.search);
+  add(std::to_string(parts.page));
+  add(std::to_string(parts.page_size));
+  add(number(parts.since_micros));
+  add(number(parts.until_micros));
+  return key;
 }
 
 }  // namespace feedback::gateway

@@ -4,9 +4,10 @@
 // or many readers of one campaign, then cost neither a backend call nor a query.
 // An entry is served only under the validity it was stored with: the link's `changes` token
 // in Redis, which every settled submission replaces, read in the request's one Redis round
-// trip while no submission is pending (common/redis/response_counts.h), together with the
-// Redis connection it was read on (a restarted Redis may hold older tokens). Entries are
-// younger than `max_age`, which stays below responsecount::kPendingMaxAgeMs.
+// trip with the count it names and nothing pending (common/redis/response_counts.h),
+// together with the Redis connection it was read on (a restarted Redis may hold older
+// tokens). An entry is served for at most `max_age` after that read, which stays within
+// responsecount::kMaxPageAgeSeconds.
 
 #include <chrono>
 #include <cstddef>
@@ -37,18 +38,22 @@ class ResponsePageCache {
 
   // The page kept under `key` with exactly this validity and younger than max_age.
   std::shared_ptr<const CachedPage> find(const std::string& key, const std::string& validity);
-  // Replaces what `key` held. Pages larger than the whole cache are not kept.
+  // Replaces what `key` held; `read_at` is when its validity was read. Pages larger than the
+  // whole cache are not kept.
   void store(const std::string& key, const std::string& validity,
-             std::shared_ptr<const CachedPage> page);
+             std::chrono::steady_clock::time_point read_at, std::shared_ptr<const CachedPage> page);
+  std::chrono::steady_clock::time_point now() const { return now_(); }
 
   bool enabled() const { return max_bytes_ > 0; }
   std::size_t entries() const;
   std::size_t bytes() const;
+  // Entries plus the positions replaced entries left in the eviction order.
+  std::size_t positions() const;
 
  private:
   struct Entry {
     std::string validity;
-    std::chrono::steady_clock::time_point stored_at;
+    std::chrono::steady_clock::time_point read_at;
     std::shared_ptr<const CachedPage> page;
     std::size_t bytes = 0;
     uint64_t serial = 0;  // which position in order_ is this entry's
@@ -71,9 +76,24 @@ class ResponsePageCache {
 
 // The validity under which pages of a link's completed responses may be kept and served now,
 // from the parts of the link's Redis read (common/redis/response_counts.h's kReadScript):
-// nullopt while a submission is pending, or when Redis did not answer or holds no token.
-std::optional<std::string> completedPagesValidity(const std::optional<RedisReply>& pending,
+// nullopt while a submission is pending, when Redis did not answer, or when the token is
+// missing or names another count than the one read.
+std::optional<std::string> completedPagesValidity(const std::optional<RedisReply>& count,
+                                                  const std::optional<RedisReply>& pending,
                                                   const std::optional<RedisReply>& changes,
                                                   uint64_t redis_epoch);
+
+// The cache key of a list request: each parameter that shapes the answer, absent ones told
+// apart from empty or zero ones.
+struct PageKeyParts {
+  std::string link_uuid;
+  std::string ordering;
+  std::string search;  // empty: no search
+  int page = 1;
+  int page_size = 0;
+  std::optional<int64_t> since_micros;
+  std::optional<int64_t> until_micros;
+};
+std::string pageKey(const PageKeyParts& parts);
 
 }  // namespace feedback::gateway

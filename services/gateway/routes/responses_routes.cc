@@ -15,7 +15,6 @@
 #include "services/gateway/http/responses.h"
 #include "services/gateway/routes/backend_call.h"
 #include "services/gateway/routes/listing.h"
-#include "services/gateway/routes/redis_fill.h"
 #include "services/gateway/routes/routes.h"
 
 namespace feedback::gateway {
@@ -86,19 +85,22 @@ void list(const Stub& responses, const ContextPtr& ctx, Respond respond,
       });
 }
 
-// Each parameter as its length and its bytes, so that no two requests share a key.
-std::string pageKey(const rv1::ListResponsesRequest& request) {
+std::string pageKeyOf(const rv1::ListResponsesRequest& request) {
   Page page = normalizePage(request.page());
-  std::string key;
-  for (const std::string& part :
-       {request.link_uuid(), request.ordering(), request.search(), std::to_string(page.number),
-        std::to_string(page.size), std::to_string(request.since_micros()),
-        std::to_string(request.until_micros())}) {
-    key += std::to_string(part.size());
-    key += ':';
-    key += part;
-  }
-  return key;
+  PageKeyParts parts{request.link_uuid(), request.ordering(), request.search(), page.number,
+                     page.size};
+  if (request.has_since_micros()) parts.since_micros = request.since_micros();
+  if (request.has_until_micros()) parts.until_micros = request.until_micros();
+  return pageKey(parts);
+}
+
+// A link no settlement has given a token lately: one for the count just read, so that later
+// reads can keep pages (common/redis/response_counts.h, kFirstTokenScript).
+void giveFirstToken(RedisClient& redis, const std::string& link_uuid, const std::string& count) {
+  redis.command({"EVAL", std::string(responsecount::kFirstTokenScript), "2",
+                 responsecount::countKey(link_uuid), responsecount::changesKey(link_uuid), count,
+                 newUuid(), std::to_string(responsecount::kTtlSeconds)},
+                [](std::optional<RedisReply>) {});
 }
 
 // `Cache-Control: no-cache` (RFC 9111 section 5.2.1.4): the client wants the page read afresh
@@ -111,28 +113,31 @@ bool asksForFreshPage(const HttpRequest& request) {
 }
 
 // A link's list: its pages of completed responses served from, and kept in, the gateway's
-// cache while the link's Redis read allows it (response_page_cache.h).
+// cache while the link's Redis read allows it (response_page_cache.h). The service lists
+// completed responses when no status is given (responses_service.cc, statusFilter).
 void listLinkResponses(const Stub& responses, ResponsePages& pages, const ContextPtr& ctx,
                        Respond respond, rv1::ListResponsesRequest request) {
   const bool completed_only = request.status().empty() || request.status() == "completed";
   if (!pages.cache.enabled() || !completed_only) {
     return list(responses, ctx, std::move(respond), std::move(request));
   }
+  using Part = LinkDocuments::ReadPart;
   const auto& read = ctx->prefetchedAt(0);
-  auto pending = LinkDocuments::part(read, LinkDocuments::ReadPart::kPending);
-  auto changes = LinkDocuments::part(read, LinkDocuments::ReadPart::kChanges);
-  auto validity = completedPagesValidity(pending, changes, pages.redis.connectionEpoch());
+  auto count = LinkDocuments::part(read, Part::kCount);
+  auto pending = LinkDocuments::part(read, Part::kPending);
+  auto changes = LinkDocuments::part(read, Part::kChanges);
+  const auto read_at = pages.cache.now();
+  auto validity = completedPagesValidity(count, pending, changes, pages.redis.connectionEpoch());
   if (!validity) {
     ++pages.metrics.response_page_cache_bypassed;
-    if (changes && changes->type == RedisReply::Type::kNil) {
-      // A link no submission has settled into lately: give it a token, so that later reads
-      // can keep pages (a settlement meanwhile wins).
-      setInRedisIfAbsent(pages.redis, responsecount::changesKey(request.link_uuid()), newUuid(),
-                         responsecount::kTtlSeconds);
+    if (changes && changes->type == RedisReply::Type::kNil && count &&
+        count->type == RedisReply::Type::kString && pending &&
+        pending->type == RedisReply::Type::kInteger && pending->integer == 0) {
+      giveFirstToken(pages.redis, request.link_uuid(), count->str);
     }
     return list(responses, ctx, std::move(respond), std::move(request));
   }
-  auto key = pageKey(request);
+  auto key = pageKeyOf(request);
   if (asksForFreshPage(ctx->request)) {
     ++pages.metrics.response_page_cache_bypassed;
   } else if (auto kept = pages.cache.find(key, *validity)) {
@@ -143,8 +148,10 @@ void listLinkResponses(const Stub& responses, ResponsePages& pages, const Contex
     ++pages.metrics.response_page_cache_misses;
   }
   list(responses, ctx, std::move(respond), std::move(request),
-       [&cache = pages.cache, key = std::move(key), validity = std::move(*validity)](
-           const std::shared_ptr<const CachedPage>& page) { cache.store(key, validity, page); });
+       [&cache = pages.cache, key = std::move(key), validity = std::move(*validity),
+        read_at](const std::shared_ptr<const CachedPage>& page) {
+         cache.store(key, validity, read_at, page);
+       });
 }
 
 void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
