@@ -79,13 +79,18 @@ inline constexpr std::string_view kSettleScript =
     "redis.call('SET', KEYS[3], count .. ':' .. ARGV[3], 'EX', ARGV[2]) "
     "for i = 4, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end return 1";
 
-// A gateway's first token for a link no settlement has given one lately (or since a loss of
-// Redis data). KEYS[1] = count key, KEYS[2] = changes key; ARGV[1] = the count the gateway
-// read with nothing pending, ARGV[2] = a new random value, ARGV[3] = TTL. Only while the
-// count is still the one read and no token exists: a settlement meanwhile wins.
+// A gateway's token for a link no settlement has given a current one lately (none since a
+// loss of Redis data or for kTtlSeconds, or one that names an older count: set before a
+// settlement by a responses service from before tokens). KEYS[1] = count key, KEYS[2] =
+// changes key; ARGV[1] = the count the gateway read with nothing pending, ARGV[2] = a new
+// random value, ARGV[3] = TTL. Only while the count is still the one read and the token
+// does not name it: a settlement meanwhile wins.
 inline constexpr std::string_view kFirstTokenScript =
-    "if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('EXISTS', KEYS[2]) == 0 then "
-    "redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2], 'EX', ARGV[3]) end return 1";
+    "local count = redis.call('GET', KEYS[1]) "
+    "if count ~= ARGV[1] then return 0 end "
+    "local token = redis.call('GET', KEYS[2]) "
+    "if token and string.sub(token, 1, #count + 1) == count .. ':' then return 0 end "
+    "redis.call('SET', KEYS[2], count .. ':' .. ARGV[2], 'EX', ARGV[3]) return 1";
 
 // The gateway's read, one command in its round trip. KEYS[1] = the link's version key
 // (common/redis/link_versions.h), KEYS[2] = count key, KEYS[3] = pending key, KEYS[4] =

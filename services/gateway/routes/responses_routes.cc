@@ -94,8 +94,9 @@ std::string pageKeyOf(const rv1::ListResponsesRequest& request) {
   return pageKey(parts);
 }
 
-// A link no settlement has given a token lately: one for the count just read, so that later
-// reads can keep pages (common/redis/response_counts.h, kFirstTokenScript).
+// A link whose token is missing or names another count than the one just read: a token for
+// that count, so that later reads can keep pages (common/redis/response_counts.h,
+// kFirstTokenScript).
 void giveFirstToken(RedisClient& redis, const std::string& link_uuid, const std::string& count) {
   redis.command({"EVAL", std::string(responsecount::kFirstTokenScript), "2",
                  responsecount::countKey(link_uuid), responsecount::changesKey(link_uuid), count,
@@ -130,8 +131,9 @@ void listLinkResponses(const Stub& responses, ResponsePages& pages, const Contex
   auto validity = completedPagesValidity(count, pending, changes, pages.redis.connectionEpoch());
   if (!validity) {
     ++pages.metrics.response_page_cache_bypassed;
-    if (changes && changes->type == RedisReply::Type::kNil && count &&
-        count->type == RedisReply::Type::kString && pending &&
+    const bool token_readable = changes && (changes->type == RedisReply::Type::kNil ||
+                                            changes->type == RedisReply::Type::kString);
+    if (token_readable && count && count->type == RedisReply::Type::kString && pending &&
         pending->type == RedisReply::Type::kInteger && pending->integer == 0) {
       giveFirstToken(pages.redis, request.link_uuid(), count->str);
     }
