@@ -50,18 +50,6 @@ std::string normalizeWords(const std::string& text, char separator, std::size_t 
   return out;
 }
 
-bool isWordsJoinedBy(const std::string& text, char separator, std::size_t limit) {
-  if (text.empty() || text.size() > limit) return false;
-  if (text.front() == separator || text.back() == separator) return false;
-  char previous = 0;
-  for (char c : text) {
-    bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (!word && !(c == separator && previous != separator)) return false;
-    previous = c;
-  }
-  return true;
-}
-
 [[noreturn]] void invalid(const std::string& path, const std::string& problem) {
   throw ApiError(ErrorCode::kValidationError, "'" + path + "' " + problem + ".", {{path, problem}});
 }
@@ -145,17 +133,9 @@ struct Draft {
 
 }  // namespace
 
-bool isValidSlug(const std::string& slug) {
-  return isWordsJoinedBy(slug, '-', kMaxSlugLength);
-}
-
 std::string slugFromName(const std::string& name) {
   std::string slug = normalizeWords(name, '-', kMaxSlugLength - 8);
   return slug.empty() ? "link" : slug;
-}
-
-bool isValidFieldKey(const std::string& key) {
-  return isWordsJoinedBy(key, '_', kMaxFieldKeyLength);
 }
 
 std::string fieldKeyFromPrompt(const std::string& prompt) {

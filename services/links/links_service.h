@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "common/core/names.h"
 #include "common/core/secret_box.h"
 #include "feedback/links/v1/links.pb.h"
 #include "services/links/links_store.h"
@@ -41,17 +42,11 @@ class LinksService {
   LinkVersions& versions_;
 };
 
-inline constexpr std::size_t kMaxSlugLength = 64;
-inline constexpr std::size_t kMaxFieldKeyLength = 64;
 inline constexpr std::size_t kMaxQuestions = 100;
 
-// ^[a-z0-9]+(-[a-z0-9]+)*$, at most 64 characters (API-CONTRACT.md section 2).
-bool isValidSlug(const std::string& slug);
 // The slug a name yields ("Customer NPS Survey" -> "customer-nps-survey"); "link" when the
 // name has no ASCII letters or digits. Leaves room for a "-N" suffix.
 std::string slugFromName(const std::string& name);
-// ^[a-z0-9]+(_[a-z0-9]+)*$, at most 64 characters.
-bool isValidFieldKey(const std::string& key);
 // The field_key a prompt yields ("Overall satisfaction" -> "overall_satisfaction").
 std::string fieldKeyFromPrompt(const std::string& prompt);
 

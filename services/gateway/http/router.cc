@@ -1,27 +1,9 @@
 #include "services/gateway/http/router.h"
 
 #include "common/core/ids.h"
+#include "common/core/names.h"
 
 namespace feedback::gateway {
-namespace {
-
-// Lowercase letters and digits joined by single `separator`s, at most 64 characters: the
-// forms of slugs ('-') and field keys ('_') that the links service accepts.
-bool isWordsJoinedBy(std::string_view text, char separator) {
-  if (text.empty() || text.size() > 64 || text.front() == separator || text.back() == separator) {
-    return false;
-  }
-  char previous = 0;
-  for (char c : text) {
-    bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (!word && !(c == separator && previous != separator)) return false;
-    previous = c;
-  }
-  return true;
-}
-
-}  // namespace
-
 Method parseMethod(std::string_view m) {
   if (m == "GET") return Method::kGet;
   if (m == "POST") return Method::kPost;
@@ -61,9 +43,9 @@ bool isValidParameter(Segment kind, std::string_view value) {
     case Segment::kUuid:
       return isUuid(value);
     case Segment::kSlug:
-      return isWordsJoinedBy(value, '-');
+      return isValidSlug(value);
     case Segment::kFieldKey:
-      return isWordsJoinedBy(value, '_');
+      return isValidFieldKey(value);
     case Segment::kLiteral:
       break;
   }
