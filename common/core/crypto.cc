@@ -6,6 +6,9 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <pthread.h>
+
+#include <cstring>
 #include <stdexcept>
 
 namespace feedback::crypto {
@@ -61,10 +64,55 @@ std::optional<std::string> base64Decode(std::string_view text) {
   return out;
 }
 
-std::string randomBytes(std::size_t count) {
-  std::string out(count, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(count)) != 1) {
+namespace {
+
+void fillRandom(unsigned char* out, std::size_t count) {
+  if (RAND_bytes(out, static_cast<int>(count)) != 1) {
     throw std::runtime_error("secure random generator failed");
+  }
+}
+
+// Each RAND_bytes call costs a lock and a DRBG update whatever its size, and identifiers
+// take 16 bytes at a time (several per response): bytes are drawn 4 KiB at a time into a
+// pool per thread. Bytes handed out are wiped from the pool.
+struct RandomPool {
+  static constexpr std::size_t kSize = 4096;
+  unsigned char bytes[kSize];
+  std::size_t next = kSize;  // bytes before it are used
+
+  void take(unsigned char* out, std::size_t count) {
+    if (kSize - next < count) {
+      fillRandom(bytes, kSize);
+      next = 0;
+    }
+    std::memcpy(out, bytes + next, count);
+    OPENSSL_cleanse(bytes + next, count);
+    next += count;
+  }
+  void empty() {
+    OPENSSL_cleanse(bytes, kSize);
+    next = kSize;
+  }
+};
+
+thread_local RandomPool t_random_pool;
+
+// A forked child's only thread is the one that forked: emptying its pool keeps parent and
+// child from handing out the same bytes.
+void emptyPoolAfterFork() {
+  t_random_pool.empty();
+}
+
+}  // namespace
+
+std::string randomBytes(std::size_t count) {
+  static const bool fork_safe = pthread_atfork(nullptr, nullptr, emptyPoolAfterFork) == 0;
+  std::string out(count, '\0');
+  auto* bytes = reinterpret_cast<unsigned char*>(out.data());
+  if (fork_safe && count <= RandomPool::kSize / 4) {
+    t_random_pool.take(bytes, count);
+  } else {
+    fillRandom(bytes, count);
   }
   return out;
 }

@@ -152,9 +152,12 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
 // Each column of kInsertResponses, rows in the order given; events in their responses' order
 // (the outbox's ids keep it: started before submitted).
 void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& responses) {
-  PgArray uuid, workspace, link, session, token_hash, status, email, answers, search, started,
-      submitted;
-  PgArray event_id, event_type, event_workspace, event_link, event_response, payload;
+  using E = PgArray::Element;
+  PgArray uuid(E::kUuid), workspace(E::kUuid), link(E::kUuid), session(E::kText),
+      token_hash(E::kText), status(E::kText), email(E::kText), answers(E::kText), search(E::kText),
+      started(E::kBigint), submitted(E::kBigint);
+  PgArray event_id(E::kUuid), event_type(E::kText), event_workspace(E::kUuid), event_link(E::kUuid),
+      event_response(E::kUuid), payload(E::kText);
   for (const auto* r : responses) {
     if (r->events.empty() || r->events.size() > 2) {
       throw ApiError(ErrorCode::kInternalError, "A new response has one or two events.");
@@ -190,11 +193,11 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     }
   }
   pqxx::nontransaction tx(connection_);
-  tx.exec_prepared(kInsertResponses, uuid.text(), workspace.text(), link.text(), session.text(),
-                   token_hash.text(), status.text(), email.text(), answers.text(), search.text(),
-                   started.text(), submitted.text(), event_id.text(), event_type.text(),
-                   event_workspace.text(), event_link.text(), event_response.text(), payload.text(),
-                   countShard());
+  tx.exec_prepared(kInsertResponses, uuid.param(), workspace.param(), link.param(), session.param(),
+                   token_hash.param(), status.param(), email.param(), answers.param(),
+                   search.param(), started.param(), submitted.param(), event_id.param(),
+                   event_type.param(), event_workspace.param(), event_link.param(),
+                   event_response.param(), payload.param(), countShard());
 }
 
 bool PgResponsesStore::updateResponse(
@@ -259,11 +262,11 @@ ResponsesStore::CountedPage PgResponsesStore::listCounted(const ResponseFilter& 
 
 std::map<std::string, int64_t> PgResponsesStore::completedCounts(
     const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) {
-  PgArray links;
+  PgArray links(PgArray::Element::kUuid);
   for (const auto& uuid : link_uuids) links.add(uuid);
   pqxx::nontransaction tx(connection_);
   std::map<std::string, int64_t> out;
-  for (const auto& row : tx.exec_prepared(kCompletedCounts, workspace_uuid, links.text())) {
+  for (const auto& row : tx.exec_prepared(kCompletedCounts, workspace_uuid, links.param())) {
     out[row[0].as<std::string>()] = row[1].as<int64_t>();
   }
   return out;

@@ -1,7 +1,11 @@
 #include "common/core/crypto.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <set>
+#include <thread>
 
 namespace crypto = feedback::crypto;
 
@@ -42,6 +46,40 @@ TEST_CASE("crypto: random base62 strings have the alphabet and length asked for"
     seen.insert(s);
   }
   CHECK(seen.size() == 100);
+}
+
+TEST_CASE("crypto: random bytes never repeat, across pool refills, sizes and threads", "[crypto]") {
+  std::set<std::string> seen;
+  // 16 * 1000 bytes: several refills of the per-thread pool.
+  for (int i = 0; i < 1000; ++i) seen.insert(crypto::randomBytes(16));
+  std::string other;
+  std::thread([&other] { other = crypto::randomBytes(16); }).join();
+  seen.insert(other);
+  const std::string large = crypto::randomBytes(10000);  // more than a pool holds
+  CHECK(large.size() == 10000);
+  seen.insert(large.substr(0, 16));
+  CHECK(seen.size() == 1002);
+  CHECK(crypto::randomBytes(0).empty());
+}
+
+TEST_CASE("crypto: a forked child does not hand out its parent's random bytes", "[crypto]") {
+  crypto::randomBytes(16);  // the pool now holds unused bytes
+  int pipe_ends[2];
+  REQUIRE(pipe(pipe_ends) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const std::string bytes = crypto::randomBytes(16);
+    _exit(write(pipe_ends[1], bytes.data(), bytes.size()) == 16 ? 0 : 1);
+  }
+  const std::string parent = crypto::randomBytes(16);
+  char from_child[16];
+  REQUIRE(read(pipe_ends[0], from_child, sizeof from_child) == 16);
+  int status = 0;
+  waitpid(child, &status, 0);
+  close(pipe_ends[0]);
+  close(pipe_ends[1]);
+  CHECK(std::string(from_child, sizeof from_child) != parent);
 }
 
 TEST_CASE("crypto: constant-time comparison", "[crypto]") {
