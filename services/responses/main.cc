@@ -1,12 +1,14 @@
 // responses: responses to feedback links over gRPC (feedback.responses.v1.ResponsesService):
 // the public intake's writes, with their outbox events, and the reads of the API.
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "common/service/service_runner.h"
 #include "services/responses/pg_responses_store.h"
 #include "services/responses/redis_link_counts.h"
 #include "services/responses/responses_grpc.h"
+#include "services/responses/search_index_merger.h"
 
 namespace feedback::responses {
 std::vector<Migration> migrations();
@@ -15,17 +17,24 @@ std::vector<Migration> migrations();
 int main() {
   using namespace feedback;
   int writers = 1;
+  int merge_search_index_ms = 0;
   return serviceMain(
       {"responses", 50053, 9093, responses::migrations(), &responses::PgResponsesStore::prepare},
       [&](Env& env) {
         const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         // New responses are written in batches, one per connection at a time.
         writers = env.integer("RESPONSE_WRITERS", cores, 1, 64);
+        merge_search_index_ms = env.integer("SEARCH_INDEX_MERGE_MS", 200, 0, 60000);
       },
       [&](ServiceResources& r) {
         responses::RedisLinkCounts link_counts(r.redis, r.counters);
         responses::BatchingResponseWriter writer(r.basics.database_url, link_counts, r.counters,
                                                  writers);
+        std::optional<responses::SearchIndexMerger> merger;
+        if (merge_search_index_ms > 0) {
+          merger.emplace(r.basics.database_url, r.counters,
+                         std::chrono::milliseconds(merge_search_index_ms));
+        }
         responses::ResponsesService service(link_counts);
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
         r.serve(adapter);

@@ -82,6 +82,10 @@ constexpr const char* kCompletedCountsSql =
     "SELECT link_uuid::text, sum(completed)::bigint FROM responses.link_counts "
     "WHERE workspace_uuid = $1 AND link_uuid = ANY($2::uuid[]) GROUP BY link_uuid";
 
+constexpr const char* kMergeSearchIndex = "responses_merge_search_index";
+constexpr const char* kMergeSearchIndexSql =
+    "SELECT gin_clean_pending_list('responses.responses_search'::regclass)";
+
 // Rows of link_counts per link: submissions into one link spread over them.
 constexpr int kCountShards = 16;
 
@@ -146,6 +150,7 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.prepare(kSelectResponse, kSelectResponseSql);
   c.prepare(kSaveResponse, kSaveResponseSql);
   c.prepare(kCompletedCounts, kCompletedCountsSql);
+  c.prepare(kMergeSearchIndex, kMergeSearchIndexSql);
   prepareQueries(c);
 }
 
@@ -270,6 +275,11 @@ std::map<std::string, int64_t> PgResponsesStore::completedCounts(
     out[row[0].as<std::string>()] = row[1].as<int64_t>();
   }
   return out;
+}
+
+int64_t PgResponsesStore::mergeSearchIndex() {
+  pqxx::nontransaction tx(connection_);
+  return tx.exec_prepared1(kMergeSearchIndex)[0].as<int64_t>();
 }
 
 }  // namespace feedback::responses

@@ -27,6 +27,9 @@ class PgResponsesStore final : public ResponsesStore {
                           int limit) override;
   std::map<std::string, int64_t> completedCounts(
       const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) override;
+  // Merges the search index's pending list into the index (SearchIndexMerger); returns the
+  // pending-list pages it emptied. Only the index's owner may.
+  int64_t mergeSearchIndex();
 
  private:
   pqxx::connection& connection_;

@@ -7,6 +7,7 @@ import datetime
 import json
 import time
 import urllib.parse
+import urllib.request
 import uuid
 
 import harness
@@ -165,6 +166,37 @@ def search_matches_emails_and_text_answers_and_takes_wildcards_literally():
     assert ok(ws, L, search="")["count"] == 8
     assert ok(ws, L, search="x" * 200)["count"] == 0
     assert "search" in details(listing(ws, L, search="x" * 201), "VALIDATION_ERROR")
+
+
+def responses_metric(name):
+    with urllib.request.urlopen(harness.ENV["RESPONSES_ADMIN_URL"] + "metrics", timeout=10) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return int(line.split()[1])
+    return 0
+
+
+def pending_search_entries():
+    return int(sql("SELECT pending_tuples FROM pgstatginindex('responses.responses_search')")[0][0])
+
+
+@test
+def the_search_index_pending_list_is_merged_in_the_background():
+    # Submissions add their words to the trigram index's pending list; the responses service
+    # merges it into the index on a connection of its own, so that no submission waits for a
+    # merge. Twenty responses are far from the size at which a submission would merge it.
+    sql("CREATE EXTENSION IF NOT EXISTS pgstattuple")
+    ws = Workspace()
+    link = ws.link(slug="merged", questions=COMMENT)
+    merged_pages = responses_metric("search_index_merged_pages_total")
+    for i in range(20):
+        ws.complete("merged", {"comment": f"background merge {i} of the zebra crossing"})
+    wait_until(lambda: pending_search_entries() == 0 and
+               responses_metric("search_index_merged_pages_total") > merged_pages,
+               timeout=10, what="the pending list merged")
+    assert responses_metric("search_index_merges_total") > 0
+    assert responses_metric("search_index_merge_failures_total") == 0
+    assert ok(ws, link["uuid"], search="ZEBRA cross")["count"] == 20
 
 
 # --- since / until --------------------------------------------------------------------------------
