@@ -1,5 +1,6 @@
 #include "common/core/ids.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -18,6 +19,14 @@ std::string formatUuid(const unsigned char* b) {
     out += kHex[b[i] & 0xf];
   }
   return out;
+}
+
+// The value of a hex digit of either case; -1 for any other character.
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
 }
 
 }  // namespace
@@ -55,17 +64,26 @@ std::string newRequestId() {
   return formatUuid(b);
 }
 
-bool isUuid(std::string_view text) {
-  if (text.size() != 36) return false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
+std::optional<std::array<unsigned char, 16>> uuidBytes(std::string_view text) {
+  if (text.size() != 36) return std::nullopt;
+  std::array<unsigned char, 16> out{};
+  std::size_t byte = 0;
+  for (std::size_t i = 0; i < text.size();) {
     if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (c != '-') return false;
-    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-      return false;
+      if (text[i++] != '-') return std::nullopt;
+      continue;
     }
+    const int high = hexDigit(text[i]), low = hexDigit(text[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    out[byte++] = static_cast<unsigned char>(high << 4 | low);
+    i += 2;
   }
-  return true;
+  return out;
+}
+
+bool isUuid(std::string_view text) {
+  return uuidBytes(text) &&
+         std::none_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'F'; });
 }
 
 }  // namespace feedback

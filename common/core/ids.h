@@ -1,5 +1,7 @@
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,5 +17,8 @@ std::string newTimeOrderedUuid();
 std::string newRequestId();
 // True for a lowercase, hyphenated UUID: the only form the API accepts in paths.
 bool isUuid(std::string_view text);
+// The 16 bytes of a hyphenated UUID (8-4-4-4-12 hex digits, either case, as PostgreSQL reads
+// them); nullopt for any other text.
+std::optional<std::array<unsigned char, 16>> uuidBytes(std::string_view text);
 
 }  // namespace feedback

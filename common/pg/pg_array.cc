@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "common/core/ids.h"
+
 namespace feedback {
 namespace {
 
@@ -19,55 +21,32 @@ void appendUint32(std::string& out, uint32_t value) {
   out.append(bytes, sizeof bytes);
 }
 
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// The 16 bytes of a hyphenated UUID (8-4-4-4-12 hex digits).
-void parseUuid(std::string_view text, char (&out)[16]) {
-  if (text.size() != 36) throw std::invalid_argument("not a UUID");
-  std::size_t byte = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (text[i++] != '-') throw std::invalid_argument("not a UUID");
-      continue;
-    }
-    const int high = hexValue(text[i]), low = hexValue(text[i + 1]);
-    if (high < 0 || low < 0) throw std::invalid_argument("not a UUID");
-    out[byte++] = static_cast<char>(high << 4 | low);
-    i += 2;
-  }
-}
-
 }  // namespace
 
 PgArray::PgArray(Element element) : element_(element), buffer_(kHeaderSize, '\0') {}
 
-void PgArray::appendLength(uint32_t length) {
+void PgArray::startElement(uint32_t length) {
   appendUint32(buffer_, length);
   ++size_;
 }
 
 PgArray& PgArray::add(std::string_view value) {
   if (element_ == Element::kUuid) {
-    char uuid[16];
-    parseUuid(value, uuid);
-    appendLength(sizeof uuid);
-    buffer_.append(uuid, sizeof uuid);
+    const auto uuid = uuidBytes(value);
+    if (!uuid) throw std::invalid_argument("not a UUID");
+    startElement(uuid->size());
+    buffer_.append(reinterpret_cast<const char*>(uuid->data()), uuid->size());
     return *this;
   }
   if (element_ != Element::kText) throw std::invalid_argument("a string in a bigint array");
-  appendLength(static_cast<uint32_t>(value.size()));
+  startElement(static_cast<uint32_t>(value.size()));
   buffer_ += value;
   return *this;
 }
 
 PgArray& PgArray::add(int64_t value) {
   if (element_ != Element::kBigint) throw std::invalid_argument("a number in a non-bigint array");
-  appendLength(8);
+  startElement(8);
   const auto bits = static_cast<uint64_t>(value);
   appendUint32(buffer_, static_cast<uint32_t>(bits >> 32));
   appendUint32(buffer_, static_cast<uint32_t>(bits));
@@ -75,7 +54,7 @@ PgArray& PgArray::add(int64_t value) {
 }
 
 PgArray& PgArray::addNull() {
-  appendLength(0xffffffff);  // -1: NULL
+  startElement(0xffffffff);  // -1: NULL
   has_nulls_ = true;
   return *this;
 }

@@ -33,7 +33,8 @@ class PgArray {
   std::size_t size() const { return size_; }
 
  private:
-  void appendLength(uint32_t length);
+  // Counts an element and writes its length (0xffffffff: NULL); its bytes follow.
+  void startElement(uint32_t length);
 
   Element element_;
   // The header's place (written by bytes(), once the size is known), then the elements.

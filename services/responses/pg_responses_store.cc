@@ -150,8 +150,11 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.prepare(kSelectResponse, kSelectResponseSql);
   c.prepare(kSaveResponse, kSaveResponseSql);
   c.prepare(kCompletedCounts, kCompletedCountsSql);
-  c.prepare(kMergeSearchIndex, kMergeSearchIndexSql);
   prepareQueries(c);
+}
+
+void PgResponsesStore::prepareSearchIndexMerge(pqxx::connection& c) {
+  c.prepare(kMergeSearchIndex, kMergeSearchIndexSql);
 }
 
 // Each column of kInsertResponses, rows in the order given; events in their responses' order

@@ -13,6 +13,9 @@ class PgResponsesStore final : public ResponsesStore {
  public:
   explicit PgResponsesStore(pqxx::connection& connection) : connection_(connection) {}
   static void prepare(pqxx::connection& connection);
+  // The one statement of the connection that merges the search index (SearchIndexMerger);
+  // prepare() leaves it out.
+  static void prepareSearchIndexMerge(pqxx::connection& connection);
 
   void insertResponses(const std::vector<const NewResponse*>& responses) override;
   bool updateResponse(const std::string& workspace_uuid, const std::string& response_uuid,

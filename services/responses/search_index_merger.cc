@@ -16,7 +16,7 @@ SearchIndexMerger::SearchIndexMerger(const std::string& database_url, Counters& 
                                      std::chrono::milliseconds every)
     : counters_(counters),
       every_(every),
-      connection_(database_url, 1, 1, &PgResponsesStore::prepare),
+      connection_(database_url, 1, 1, &PgResponsesStore::prepareSearchIndexMerge),
       ticker_([this] { tick(); }) {}
 
 SearchIndexMerger::~SearchIndexMerger() {

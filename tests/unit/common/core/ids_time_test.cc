@@ -26,6 +26,18 @@ TEST_CASE("ids: isUuid accepts only the lowercase hyphenated form", "[ids]") {
   CHECK_FALSE(feedback::isUuid(""));
 }
 
+TEST_CASE("ids: uuidBytes reads the hyphenated form in either case, nothing else", "[ids]") {
+  const auto bytes = feedback::uuidBytes("00112233-4455-6677-8899-aAbBcCdDeEfF");
+  REQUIRE(bytes);
+  for (std::size_t i = 0; i < bytes->size(); ++i) CHECK((*bytes)[i] == 0x11 * i);
+  for (const char* bad :
+       {"", "00112233445566778899aabbccddeeff", "00112233-4455-6677-8899-aabbccddeefg",
+        "0011223-34455-6677-8899-aabbccddeeff", "00112233-4455-6677-8899-aabbccddeeff0",
+        "00112233-4455-6677-8899_aabbccddeeff"}) {
+    CHECK_FALSE(feedback::uuidBytes(bad));
+  }
+}
+
 TEST_CASE("time: timestamps always carry six fractional digits and Z", "[time]") {
   CHECK(feedback::formatTimestamp(0) == "1970-01-01T00:00:00.000000Z");
   CHECK(feedback::formatTimestamp(1700000000123456) == "2023-11-14T22:13:20.123456Z");
