@@ -15,21 +15,29 @@
 // commits, and refuse the submission when that cannot be recorded; after the commit, settle
 // (raise the count to one read after the commit, replace `changes`, remove the submission),
 // retried in the background if Redis fails then. Settling twice is harmless. A gateway
-// trusts the count only while no submission younger than kPendingMaxAgeMs is pending;
-// otherwise, or when there is no count, it asks the responses service (which reads
-// PostgreSQL) and raises the count to its answer. So the count never exceeds the truth, and a
-// submission is answered only once it is counted or while it keeps its link untrusted.
+// trusts the count only while nothing is pending and asks the responses service (which
+// reads PostgreSQL) otherwise, or when there is no count; it then raises the count to the
+// answer. So the count never exceeds the truth, and a submission is answered only once it
+// is counted or while it keeps its link untrusted.
+// Every submission commits or fails within kPendingMaxAgeMs of its begin (the responses
+// service's statements time out long before). So a count read that started later than that
+// after a submission began includes it if it committed: such a read, and only such a read,
+// removes the submission from `pending` along with raising the count (kSettleScript,
+// kRecoverScript). A submission whose settlement was lost (its process died, its count
+// could not be read) thus keeps its link untrusted, and right, until the first count read
+// kPendingMaxAgeMs after it began; the set never grows without bound.
 // Likewise a page read while nothing is pending may be kept under the `changes` token read
 // with it, and served while a later read finds the same token, the count the token names
 // and nothing pending: every submission answered before that read has settled, which
-// replaced the token after its commit. Anything that changes completed responses later must
-// settle the same way. Binding the token to the count keeps pages safe beside a responses
-// service that predates tokens (during a rolling update): its settlements raise the count
-// without replacing the token, which then no longer matches.
-// A submission whose settlement is lost (its process died) stops holding its link after
-// kPendingMaxAgeMs; the count may then lack it until the next submission into the link.
-// So pages are kept at most kMaxPageAgeSeconds after the read that made them valid: below
-// kPendingMaxAgeMs by a margin for clocks of hosts that disagree.
+// replaced the token after its commit, or been removed by a read that raised the count
+// past the token's. Anything that changes completed responses later must settle the same
+// way. Binding the token to the count keeps pages safe beside a responses service that
+// predates tokens (during a rolling update): its settlements raise the count without
+// replacing the token, which then no longer matches. Pages are still kept at most
+// kMaxPageAgeSeconds after the read that made them valid, a bound on any error elsewhere.
+// A count is only raised, so a Redis restored from an older snapshot would hold counts
+// below the truth and trust them: this Redis keeps no snapshot (it only caches PostgreSQL),
+// and after a restart the keys are simply absent.
 
 #include <string>
 #include <string_view>
@@ -38,10 +46,16 @@ namespace feedback::responsecount {
 
 // Refreshed by every write; a link quiet for this long is counted again on its next read.
 inline constexpr int kTtlSeconds = 24 * 3600;
-// Far longer than any submission takes between begin and settle.
+// Far longer than any submission takes between begin and commit (see above).
 inline constexpr int kPendingMaxAgeMs = 10 * 60 * 1000;
 // The longest a gateway may keep a page of completed responses (see above).
 inline constexpr int kMaxPageAgeSeconds = kPendingMaxAgeMs / 1000 - 60;
+
+// The oldest a pending submission may have begun and still be left in `pending` by a count
+// read that started at `read_started_ms`; older ones are in the count if they committed.
+inline constexpr long long settledBefore(long long read_started_ms) {
+  return read_started_ms - kPendingMaxAgeMs;
+}
 
 inline std::string countKey(std::string_view link_uuid) {
   std::string out = "fb:link:{";
@@ -70,14 +84,26 @@ inline constexpr std::string_view kBeginScript =
     "redis.call('EXPIRE', KEYS[1], ARGV[1]) return 1";
 
 // KEYS[1] = count key, KEYS[2] = pending key, KEYS[3] = changes key; ARGV[1] = a count
-// (-1: none), ARGV[2] = TTL, ARGV[3] = a new random value, ARGV[4...] = submission ids.
-// Raises the count and replaces the token, then ends the submissions.
+// (-1: none), ARGV[2] = TTL, ARGV[3] = a new random value, ARGV[4] = settledBefore() of the
+// count's read, ARGV[5...] = submission ids. Raises the count and replaces the token, then
+// ends the submissions, and with a count those that began before ARGV[4].
 inline constexpr std::string_view kSettleScript =
     "local count = tonumber(redis.call('GET', KEYS[1]) or '-1') "
     "if tonumber(ARGV[1]) > count then "
     "count = tonumber(ARGV[1]) redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
     "redis.call('SET', KEYS[3], count .. ':' .. ARGV[3], 'EX', ARGV[2]) "
-    "for i = 4, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end return 1";
+    "for i = 5, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end "
+    "if tonumber(ARGV[1]) >= 0 then "
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[4]) end return 1";
+
+// A gateway's count read from PostgreSQL. KEYS[1] = count key, KEYS[2] = pending key;
+// ARGV[1] = the count, ARGV[2] = TTL, ARGV[3] = settledBefore() of the read. Raises the count
+// and ends the submissions that began before ARGV[3].
+inline constexpr std::string_view kRecoverScript =
+    "local count = redis.call('GET', KEYS[1]) "
+    "if not count or tonumber(count) < tonumber(ARGV[1]) then "
+    "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3]) return 1";
 
 // A gateway's token for a link no settlement has given a current one lately (none since a
 // loss of Redis data or for kTtlSeconds, or one that names an older count: set before a
@@ -94,10 +120,10 @@ inline constexpr std::string_view kFirstTokenScript =
 
 // The gateway's read, one command in its round trip. KEYS[1] = the link's version key
 // (common/redis/link_versions.h), KEYS[2] = count key, KEYS[3] = pending key, KEYS[4] =
-// changes key; ARGV[1] = now minus kPendingMaxAgeMs (ms). Answers {version or false, count
-// or false, submissions that still hold the link, changes token or false}.
+// changes key. Answers {version or false, count or false, pending submissions, changes
+// token or false}.
 inline constexpr std::string_view kReadScript =
     "return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), "
-    "redis.call('ZCOUNT', KEYS[3], ARGV[1], '+inf'), redis.call('GET', KEYS[4])}";
+    "redis.call('ZCARD', KEYS[3]), redis.call('GET', KEYS[4])}";
 
 }  // namespace feedback::responsecount

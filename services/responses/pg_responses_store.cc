@@ -15,6 +15,8 @@ namespace {
 
 namespace rv1 = feedback::responses::v1;
 
+constexpr const char* kStatementTimeoutMs = "60000";
+
 // New responses with their events and their links' counts, in one statement: committed on
 // its own, all or nothing. Each column comes as one array of every row's values (PgArray);
 // a batch costs one round trip and one executor start, not one of each per response. Counts
@@ -145,6 +147,11 @@ std::string searchTextOf(const StoredResponse& stored) {
 
 void PgResponsesStore::prepare(pqxx::connection& c) {
   c.set_variable("plan_cache_mode", "force_generic_plan");
+  // A submission commits or fails well within responsecount::kPendingMaxAgeMs of its begin
+  // (common/redis/response_counts.h relies on it): no statement, and no pause inside a
+  // transaction, lasts longer than this.
+  c.set_variable("statement_timeout", kStatementTimeoutMs);
+  c.set_variable("idle_in_transaction_session_timeout", kStatementTimeoutMs);
   c.prepare(kInsertResponses, kInsertResponsesSql);
   c.prepare(kSelectForUpdate, kSelectForUpdateSql);
   c.prepare(kSelectResponse, kSelectResponseSql);

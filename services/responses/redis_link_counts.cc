@@ -59,7 +59,8 @@ bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) 
                                    responsecount::changesKey(link_uuid),
                                    std::to_string(owed.count),
                                    std::to_string(responsecount::kTtlSeconds),
-                                   newUuid()};
+                                   newUuid(),
+                                   std::to_string(owed.settled_before)};
   command.insert(command.end(), owed.submissions.begin(), owed.submissions.end());
   auto reply = redis_.commandSync(std::move(command));
   return reply && reply->type != RedisReply::Type::kError;
@@ -67,7 +68,11 @@ bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) 
 
 void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<int64_t> completed,
                              const std::vector<std::string>& submissions) {
-  Owed owed{completed.value_or(-1), {submissions.begin(), submissions.end()}};
+  // The count was read just before this call: a minute is more than any read takes.
+  constexpr int64_t kReadAtMostMs = 60 * 1000;
+  Owed owed{completed.value_or(-1),
+            responsecount::settledBefore(nowMicros() / 1000 - kReadAtMostMs),
+            {submissions.begin(), submissions.end()}};
   if (trySettle(link_uuid, owed)) return;
   counters_.increment("response_count_settle_failures_total");
   std::lock_guard lock(mutex_);
@@ -76,8 +81,11 @@ void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<int64_t
 }
 
 void RedisLinkCounts::owe(const std::string& link_uuid, Owed owed) {
-  Owed& total = owed_[link_uuid];
+  auto [it, first] = owed_.try_emplace(link_uuid, std::move(owed));  // moves only when first
+  if (first) return;
+  Owed& total = it->second;
   total.count = std::max(total.count, owed.count);
+  total.settled_before = std::min(total.settled_before, owed.settled_before);
   total.submissions.merge(owed.submissions);
 }
 

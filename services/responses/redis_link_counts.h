@@ -28,7 +28,8 @@ class RedisLinkCounts final : public LinkCounts {
 
  private:
   struct Owed {
-    int64_t count = -1;  // highest count to raise to; -1: none
+    int64_t count = -1;          // highest count to raise to; -1: none
+    int64_t settled_before = 0;  // responsecount::settledBefore() of the earliest count read
     std::set<std::string> submissions;
   };
   bool trySettle(const std::string& link_uuid, const Owed& owed);

@@ -114,7 +114,10 @@ class CountedSubmission {
  public:
   CountedSubmission(LinkCounts& counts, ResponsesStore& store, const IntakeForm& form,
                     const std::string& response_uuid)
-      : counts_(counts), store_(store), form_(form), submission_{response_uuid} {
+      // One name per attempt: two attempts at submitting one response must not end each
+      // other's entry (an attempt that is refused would let its link be trusted while the
+      // other still commits).
+      : counts_(counts), store_(store), form_(form), submission_{response_uuid + ":" + newUuid()} {
     counts_.begin(form_.link().uuid(), submission_);
   }
   ~CountedSubmission() {

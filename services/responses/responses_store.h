@@ -91,7 +91,7 @@ class ResponsesStore {
 };
 
 // The links' completed counts as the gateways read them (common/redis/response_counts.h).
-// Submissions are named by their response uuids.
+// Submissions are named by ids unique to each attempt at committing one.
 class LinkCounts {
  public:
   virtual ~LinkCounts() = default;

@@ -507,6 +507,37 @@ def response_count_is_rebuilt_when_its_redis_key_is_lost():
     assert redis_count(L) == "3"
 
 
+def _pending(link_uuid):
+    return set(filter(None, redis("ZRANGE", f"fb:link:{{{link_uuid}}}:pending", "0", "-1").split("\n")))
+
+
+@test
+def a_lost_settlement_keeps_its_link_exact_until_a_later_read_settles_it():
+    """A submission whose settlement never reached Redis (its process died after the commit)
+    left the count one short and its entry in `pending`. Reads stay exact while the entry is
+    there; the first count read ten minutes after it began raises the count and removes it,
+    and a submission's own settlement removes such entries too."""
+    ws = Workspace()
+    link = ws.link(slug="lost-settle", questions=COMMENT)
+    L = link["uuid"]
+    for i in range(2):
+        ws.complete("lost-settle", {"comment": str(i)})
+    now_ms = int(time.time() * 1000)
+    redis("SET", count_key(L), "1")
+    redis("ZADD", f"fb:link:{{{L}}}:pending", str(now_ms - 11 * 60 * 1000), "lost:old",
+          str(now_ms - 60 * 1000), "lost:recent")
+    for _ in range(2):
+        assert expect(ws.call("GET", f"links/{L}/"), 200)["response_count"] == 2
+    wait_until(lambda: redis_count(L) == "2" and _pending(L) == {"lost:recent"}, timeout=5,
+               what="the old entry settled by the read, the recent one kept")
+    redis("ZADD", f"fb:link:{{{L}}}:pending", str(now_ms - 12 * 60 * 1000), "lost:older")
+    ws.complete("lost-settle", {"comment": "third"})
+    assert _pending(L) == {"lost:recent"}, "the submission's settlement kept an entry it counted"
+    assert redis_count(L) == "3"
+    redis("ZREM", f"fb:link:{{{L}}}:pending", "lost:recent")
+    assert expect(ws.call("GET", f"links/{L}/"), 200)["response_count"] == 3
+
+
 @test
 def response_count_is_exact_even_when_redis_stalls_the_count_update():
     """Redis keeps serving reads but holds writes back for a while (CLIENT PAUSE WRITE, as in

@@ -1,6 +1,5 @@
 #include "services/gateway/routes/link_documents.h"
 
-#include "common/core/time.h"
 #include "common/redis/link_versions.h"
 #include "common/redis/response_counts.h"
 #include "feedback/links/v1/links.grpc.pb.h"
@@ -38,8 +37,7 @@ std::optional<RedisReply> LinkDocuments::part(const std::optional<RedisReply>& r
 std::vector<RedisCommand> LinkDocuments::prefetch(const std::string& link_uuid) {
   return {{"EVAL", std::string(responsecount::kReadScript), "4", linkversion::redisKey(link_uuid),
            responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
-           responsecount::changesKey(link_uuid),
-           std::to_string(nowMicros() / 1000 - responsecount::kPendingMaxAgeMs)}};
+           responsecount::changesKey(link_uuid)}};
 }
 
 void LinkDocuments::serve(const ContextPtr& ctx, const std::string& link_uuid,

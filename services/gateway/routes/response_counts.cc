@@ -2,10 +2,10 @@
 
 #include <charconv>
 
+#include "common/core/time.h"
 #include "common/redis/response_counts.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
 #include "services/gateway/routes/backend_call.h"
-#include "services/gateway/routes/redis_fill.h"
 
 namespace feedback::gateway {
 
@@ -70,14 +70,19 @@ void ResponseCounts::forLink(const ContextPtr& ctx, const std::string& link_uuid
                              std::function<void(int64_t)> then, OnError on_error) {
   if (auto trusted = trustedCount(count, pending)) return then(*trusted);
   const bool redis_answered = count && count->type != RedisReply::Type::kError;
+  const auto settled_before = responsecount::settledBefore(nowMicros() / 1000);
   fetch(
       ctx, {link_uuid},
-      [this, link_uuid, redis_answered, then = std::move(then)](Counts counts) {
+      [this, link_uuid, redis_answered, settled_before, then = std::move(then)](Counts counts) {
         const int64_t count = counts[link_uuid];
-        // Only raises the count; a submission pending meanwhile keeps the link untrusted.
+        // Only raises the count; a submission that began lately keeps the link untrusted.
+        // Fire and forget: should it fail, the next read asks again.
         if (redis_answered) {
-          raiseInRedis(redis_, responsecount::countKey(link_uuid), count,
-                       responsecount::kTtlSeconds);
+          redis_.command({"EVAL", std::string(responsecount::kRecoverScript), "2",
+                          responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
+                          std::to_string(count), std::to_string(responsecount::kTtlSeconds),
+                          std::to_string(settled_before)},
+                         [](std::optional<RedisReply>) {});
         }
         then(count);
       },

@@ -105,12 +105,15 @@ class FakeStore final : public responses::ResponsesStore {
 class FakeCounts final : public responses::LinkCounts {
  public:
   bool unavailable = false;
-  int begun = 0;
+  std::vector<std::string> begun;                          // every submission's name
+  std::multiset<std::string> pending;                      // begun and not settled
   std::vector<std::pair<std::string, int64_t>> published;  // settled with a count
   int released = 0;                                        // settled without one
+  int settled_unbegun = 0;
   void begin(const std::string&, const std::vector<std::string>& ids) override {
     if (unavailable) throw ApiError(ErrorCode::kServiceUnavailable);
-    begun += static_cast<int>(ids.size());
+    begun.insert(begun.end(), ids.begin(), ids.end());
+    pending.insert(ids.begin(), ids.end());
   }
   void settle(const std::string& link, std::optional<int64_t> count,
               const std::vector<std::string>& ids) override {
@@ -119,8 +122,16 @@ class FakeCounts final : public responses::LinkCounts {
     } else {
       released += static_cast<int>(ids.size());
     }
+    for (const auto& id : ids) {
+      auto it = pending.find(id);
+      if (it == pending.end()) {
+        ++settled_unbegun;
+      } else {
+        pending.erase(it);
+      }
+    }
   }
-  int open() const { return begun - static_cast<int>(published.size()) - released; }
+  int open() const { return static_cast<int>(pending.size()) + settled_unbegun; }
 };
 
 lv1::Question question(const char* key, const char* type, const char* configuration = "{}",
@@ -326,6 +337,11 @@ TEST_CASE("responses: a failed submit changes nothing; a good one completes and 
 
   CHECK(failure([&] { f.submit(s); }).first == ErrorCode::kResponseAlreadySubmitted);
   CHECK(failure([&] { f.save(s, "why", R"("x")"); }).first == ErrorCode::kResponseAlreadySubmitted);
+
+  // Each attempt is named apart, so that one attempt's end never ends another's entry.
+  REQUIRE(f.publisher.begun.size() == 3);
+  CHECK(std::set<std::string>(f.publisher.begun.begin(), f.publisher.begun.end()).size() == 3);
+  for (const auto& name : f.publisher.begun) CHECK(name.rfind(s.uuid() + ":", 0) == 0);
 }
 
 TEST_CASE("responses: hidden answers are dropped; answers to removed questions too",
