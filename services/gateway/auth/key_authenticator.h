@@ -4,6 +4,7 @@
 // pipeline and its degraded modes are tested with fakes; the implementations talk to Redis
 // and the tokens service.
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -59,6 +60,8 @@ class RedisReader {
   virtual ~RedisReader() = default;
   // Every command in one round trip; one answer per command.
   virtual void read(std::vector<RedisCommand> commands, Done done) = 0;
+  // RedisClient::connectionEpoch of the Redis read by `read` and by the KeyAuthenticator.
+  virtual uint64_t connectionEpoch() const = 0;
 };
 
 }  // namespace feedback::gateway

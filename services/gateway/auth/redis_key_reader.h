@@ -12,6 +12,7 @@ class PipelinedRedisReader final : public RedisReader {
   void read(std::vector<RedisCommand> commands, Done done) override {
     redis_.pipeline(std::move(commands), std::move(done));
   }
+  uint64_t connectionEpoch() const override { return redis_.connectionEpoch(); }
 
  private:
   RedisClient& redis_;

@@ -35,6 +35,14 @@ bool isJsonMediaType(std::string_view content_type) {
   return equalsIgnoreCase(trim(content_type.substr(0, content_type.find(';'))), "application/json");
 }
 
+std::vector<RedisCommand> CredentialsStage::routePrefetch(RequestContext& ctx) const {
+  if (!ctx.route->prefetch) return {};
+  ctx.prefetch_sent = ctx.route->prefetch(ctx);
+  ctx.prefetch_epoch = reader_.connectionEpoch();
+  ctx.prefetch_sent_at = std::chrono::steady_clock::now();
+  return ctx.prefetch_sent;
+}
+
 void CredentialsStage::decode(const ContextPtr& ctx, Chain chain) {
   if (ctx->route->attributes.access == Access::kPublic) return publicHost(ctx, std::move(chain));
   apiKey(ctx, std::move(chain));
@@ -46,9 +54,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
     return chain.reply(
         errorResponse(ApiError(ErrorCode::kAuthenticationRequired), ctx->request_id));
   }
-  std::vector<RedisCommand> prefetch;
-  if (ctx->route->prefetch) prefetch = ctx->route->prefetch(*ctx);
-  ctx->prefetch_sent = prefetch;
+  auto prefetch = routePrefetch(*ctx);
   keys_.authenticate(key, std::move(prefetch), [ctx, chain](AuthOutcome outcome) {
     switch (outcome.kind) {
       case AuthOutcome::Kind::kRejected:
@@ -82,10 +88,8 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
         break;
     }
     *ctx->caller.mutable_workspace() = std::move(outcome.workspace);
-    std::vector<RedisCommand> prefetch;
-    if (ctx->route->prefetch) prefetch = ctx->route->prefetch(*ctx);
+    auto prefetch = routePrefetch(*ctx);
     if (prefetch.empty()) return chain.next();
-    ctx->prefetch_sent = prefetch;
     const std::size_t count = prefetch.size();
     reader_.read(std::move(prefetch), [ctx, chain, count](RedisReplies replies) {
       replies.resize(count);

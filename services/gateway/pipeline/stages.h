@@ -38,6 +38,8 @@ class CredentialsStage final : public Stage {
  private:
   void apiKey(const ContextPtr& ctx, Chain chain);
   void publicHost(const ContextPtr& ctx, Chain chain);
+  // The route's Redis commands, recorded in `ctx` with the epoch and time they are sent at.
+  std::vector<RedisCommand> routePrefetch(RequestContext& ctx) const;
 
   KeyAuthenticator& keys_;
   WorkspaceResolver& hosts_;

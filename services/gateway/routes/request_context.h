@@ -37,6 +37,11 @@ struct RequestContext {
   // did not answer).
   std::vector<RedisCommand> prefetch_sent;
   std::vector<std::optional<RedisReply>> prefetched;
+  // Taken just before the prefetch was sent: the Redis connection's epoch
+  // (RedisClient::connectionEpoch) and the time. What is kept from its answers is dated
+  // from these, never later than the read.
+  uint64_t prefetch_epoch = 0;
+  std::chrono::steady_clock::time_point prefetch_sent_at;
   // SHA-256 hex of the request's API key; empty on public routes.
   std::string key_hash;
   // Set when this request revoked its own key: it alone still gets its answer.

@@ -127,8 +127,8 @@ void listLinkResponses(const Stub& responses, ResponsePages& pages, const Contex
   auto count = LinkDocuments::part(read, Part::kCount);
   auto pending = LinkDocuments::part(read, Part::kPending);
   auto changes = LinkDocuments::part(read, Part::kChanges);
-  const auto read_at = pages.cache.now();
-  auto validity = completedPagesValidity(count, pending, changes, pages.redis.connectionEpoch());
+  const auto read_at = ctx->prefetch_sent_at;
+  auto validity = completedPagesValidity(count, pending, changes, ctx->prefetch_epoch);
   if (!validity) {
     ++pages.metrics.response_page_cache_bypassed;
     const bool token_readable = changes && (changes->type == RedisReply::Type::kNil ||

@@ -34,9 +34,13 @@ class FakeAuthenticator final : public KeyAuthenticator {
   bool redis_down = false;
   std::map<std::string, std::string> redis;
   std::vector<std::vector<RedisCommand>> asked;  // prefetch of each call
+  // The Redis connection's epoch, which a reconnection during the lookup raises.
+  uint64_t* redis_epoch = nullptr;
+  bool reconnects = false;
 
   void authenticate(std::string_view key, std::vector<RedisCommand> prefetch, Done done) override {
     asked.push_back(prefetch);
+    if (reconnects) ++*redis_epoch;
     if (tokens_down) return done(AuthOutcome{AuthOutcome::Kind::kUnavailable});
     AuthOutcome outcome;
     outcome.key_hash = "hash-" + std::string(key);
@@ -72,7 +76,10 @@ class FakeReader final : public RedisReader {
  public:
   bool down = false;
   std::map<std::string, std::string> values;
+  uint64_t epoch = 1;
+  bool reconnects = false;  // during each read
   void read(std::vector<RedisCommand> commands, Done done) override {
+    if (reconnects) ++epoch;
     RedisReplies replies;
     for (const auto& command : commands) {
       if (down) {
@@ -85,6 +92,7 @@ class FakeReader final : public RedisReader {
     }
     done(std::move(replies));
   }
+  uint64_t connectionEpoch() const override { return epoch; }
 };
 
 // What a handler saw, rendered as JSON: caller workspace, prefetched values, the body.
@@ -98,6 +106,9 @@ HttpResponse echo(const RequestContext& ctx) {
                                                                    : boost::json::value(nullptr));
   }
   out["prefetched"] = std::move(prefetched);
+  out["prefetch_epoch"] = ctx.prefetch_epoch;
+  out["prefetch_dated_before_dispatch"] = ctx.prefetch_sent_at >= ctx.started &&
+                                          ctx.prefetch_sent_at <= std::chrono::steady_clock::now();
   out["body"] = ctx.body;
   boost::json::array params;
   for (const auto& p : ctx.params) params.emplace_back(p);
@@ -116,6 +127,7 @@ struct Fixture {
   std::unique_ptr<Pipeline> pipeline;
 
   Fixture() {
+    keys.redis_epoch = &reader.epoch;
     RouteFunction handler = [](const ContextPtr& ctx, Respond respond) { respond(echo(*ctx)); };
     routes.add(Method::kGet, "/v1/things/{uuid}/",
                {withKey("links:read"), handler, [](const RequestContext& ctx) {
@@ -277,6 +289,22 @@ TEST_CASE("pipeline: public routes take their workspace from the Host header", "
   CHECK(down.status == 503);
   CHECK(header(down, "Retry-After") == "1");
   CHECK(f.send("GET", "/i/Not_A_Slug/form/", {{"host", "acme.feedback.test"}}).status == 404);
+}
+
+TEST_CASE("pipeline: a prefetch is dated by the Redis connection it was sent on", "[gateway]") {
+  // A reconnection while the read is under way must not date what was read by the new
+  // connection: kept pages are valid for the connection that answered, or an older one.
+  Fixture f;
+  f.keys.reconnects = true;
+  auto keyed = json(f.get(std::string("/v1/things/") + kUuid + "/"));
+  CHECK(keyed.at("prefetch_epoch") == 1);
+  CHECK(keyed.at("prefetch_dated_before_dispatch") == true);
+  CHECK(f.reader.epoch == 2);
+  f.reader.reconnects = true;
+  auto open = json(f.send("GET", "/i/nps/form/", {{"host", "acme.feedback.test"}}));
+  CHECK(open.at("prefetch_epoch") == 2);
+  CHECK(open.at("prefetch_dated_before_dispatch") == true);
+  CHECK(f.reader.epoch == 3);
 }
 
 TEST_CASE("pipeline: bodies are JSON objects of a JSON media type", "[gateway]") {
