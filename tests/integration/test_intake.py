@@ -198,6 +198,10 @@ def intake_keeps_the_wire_rules():
     expect(ws.intake("POST", "/i/wire/submit/", body=b'{"answers": {}}', headers={"Content-Type": "text/plain"}),
            415, "UNSUPPORTED_MEDIA_TYPE")
     expect(ws.intake("POST", "/i/wire/submit/", json={"answers": {"c": "x" * (1024 * 1024)}}), 413, "PAYLOAD_TOO_LARGE")
+    # The one call carries every answer: without `answers` it is refused, storing nothing.
+    assert details(ws.intake("POST", "/i/wire/submit/", json={}), "VALIDATION_ERROR") == {"answers": "is required"}
+    assert details(ws.intake("POST", "/i/wire/submit/", json={"answers": None}), "VALIDATION_ERROR") == \
+        {"answers": "is required"}
     assert state(link["uuid"]) == before
     # An API key is neither needed nor in the way.
     assert expect(ws.intake("POST", "/i/wire/submit/", json={"answers": {"c": "k"}},
@@ -325,6 +329,14 @@ def a_wrong_token_is_404_even_when_the_answer_is_invalid():
             r = ws.intake(method, path, json=body, headers=headers)
             assert r.status == 404, f"{method} {path} {body} with token {token!r}: expected 404, got {r!r}"
             expect(r, 404, None)
+    # Without any token, not even the body's shape is judged (a present token is checked by
+    # the responses service, after the gateway read the body; a shape tells nothing anyway).
+    for method, path, body in (
+            ("PUT", f"/i/tok/responses/{st['uuid']}/answers/n/", {}),
+            ("PUT", f"/i/tok/responses/{st['uuid']}/answers/n/", {"value": 1, "extra": 2}),
+            ("POST", f"/i/tok/responses/{st['uuid']}/submit/", {"answers": "not an object"}),
+            ("POST", f"/i/tok/responses/{st['uuid']}/submit/", {"extra": 1})):
+        expect(ws.intake(method, path, json=body), 404, None)
     assert state(link["uuid"]) == before
 
 

@@ -111,6 +111,8 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
   routes.add(
       Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
       intakeRoute(links, false, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
+        // The token first: without it, nothing about the call is judged (404).
+        auto token = responseToken(*ctx);
         JsonFields body(ctx->body, "", {"value"});
         const auto* value = ctx->body.if_contains("value");
         if (!value) {
@@ -120,7 +122,7 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
         rv1::SaveAnswerRequest request;
         setLink(*request.mutable_link(), *form);
         request.set_response_uuid(ctx->params.at(1));
-        request.set_token(responseToken(*ctx));
+        request.set_token(std::move(token));
         request.mutable_answer()->set_field_key(ctx->params.at(2));
         if (!value->is_null()) request.mutable_answer()->set_value_json(jsonText(*value));
         callBackend<rv1::SaveAnswerResponse>(
@@ -136,11 +138,12 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
   routes.add(
       Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
       intakeRoute(links, true, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
+        auto token = responseToken(*ctx);  // first, as above
         JsonFields body(ctx->body, "", {"answers"});
         rv1::SubmitResponseRequest request;
         setLink(*request.mutable_link(), *form);
         request.set_response_uuid(ctx->params.at(1));
-        request.set_token(responseToken(*ctx));
+        request.set_token(std::move(token));
         readAnswers(body.object("answers"), request);
         callBackend<rv1::SubmitResponseResponse>(
             ctx, std::move(respond), std::move(request),
@@ -154,6 +157,11 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
       Method::kPost, "/i/{slug}/submit/",
       intakeRoute(links, true, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
         JsonFields body(ctx->body, "", {"respondent_email", "answers"});
+        // Unlike a started response's submit, the one call carries every answer.
+        if (!body.has("answers")) {
+          throw ApiError(ErrorCode::kValidationError, "'answers' is required.",
+                         {{"answers", "is required"}});
+        }
         rv1::CreateCompletedResponseRequest request;
         setLink(*request.mutable_link(), *form);
         if (auto e = email(body)) request.set_respondent_email(*e);
