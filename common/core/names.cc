@@ -1,5 +1,7 @@
 #include "common/core/names.h"
 
+#include <cctype>
+
 namespace feedback {
 namespace {
 
@@ -24,6 +26,25 @@ bool isValidSlug(std::string_view slug) {
 
 bool isValidFieldKey(std::string_view key) {
   return isWordsJoinedBy(key, '_', kMaxFieldKeyLength);
+}
+
+bool isValidSubdomain(std::string_view s) {
+  if (s.empty() || s.size() > 63 || s.front() == '-' || s.back() == '-') return false;
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  }
+  return true;
+}
+
+std::string subdomainOfHost(std::string_view host, std::string_view suffix) {
+  if (auto colon = host.rfind(':'); colon != std::string_view::npos) host = host.substr(0, colon);
+  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  if (host.size() <= suffix.size() + 1 || host.size() > 253) return {};
+  std::string lower(host);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::size_t dot = lower.size() - suffix.size() - 1;
+  if (lower[dot] != '.' || lower.compare(dot + 1, std::string::npos, suffix) != 0) return {};
+  return lower.substr(0, dot);
 }
 
 }  // namespace feedback

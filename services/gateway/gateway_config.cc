@@ -35,6 +35,7 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
   // At most responsecount::kMaxPageAgeSeconds (common/redis/response_counts.h says why).
   c.response_page_max_age = std::chrono::seconds(
       env.integer("RESPONSE_PAGE_CACHE_SECONDS", 300, 1, responsecount::kMaxPageAgeSeconds));
+  c.hosts.public_host_suffix = env.text("PUBLIC_HOST_SUFFIX", "localhost");
   c.hosts.known_ttl = std::chrono::seconds(env.integer("HOST_CACHE_SECONDS", 60, 0, 86400));
   env.check();
   return c;

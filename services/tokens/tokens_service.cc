@@ -6,6 +6,7 @@
 #include "common/core/errors.h"
 #include "common/core/ids.h"
 #include "common/core/log.h"
+#include "common/core/names.h"
 #include "common/core/pagination.h"
 #include "common/core/plans.h"
 #include "common/core/scopes.h"
@@ -113,24 +114,6 @@ std::string subdomainFromName(const std::string& name) {
   if (out.size() > 40) out.resize(40);
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out.empty() ? "workspace" : out;
-}
-
-bool isValidSubdomain(const std::string& s) {
-  if (s.empty() || s.size() > 63 || s.front() == '-' || s.back() == '-') return false;
-  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-  });
-}
-
-std::string subdomainOfHost(std::string_view host, std::string_view suffix) {
-  if (auto colon = host.rfind(':'); colon != std::string_view::npos) host = host.substr(0, colon);
-  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
-  if (host.size() <= suffix.size() + 1 || host.size() > 253) return {};
-  std::string lower(host);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::size_t dot = lower.size() - suffix.size() - 1;
-  if (lower[dot] != '.' || lower.compare(dot + 1, std::string::npos, suffix) != 0) return {};
-  return lower.substr(0, dot);
 }
 
 TokensService::TokensService(TokensSettings settings, KeyCache& cache)

@@ -39,11 +39,7 @@ class TokensService {
 
 // "sk_live_" followed by 40 base62 characters (API-CONTRACT.md section 3).
 std::string generateApiKey();
-// The subdomain a public host names: "<subdomain>.<suffix>" in any case, with an optional
-// port and trailing dot; empty when the host is not under `suffix`.
-std::string subdomainOfHost(std::string_view host, std::string_view suffix);
 // The subdomain derived from a workspace name: lowercase letters, digits and single hyphens.
 std::string subdomainFromName(const std::string& name);
-bool isValidSubdomain(const std::string& subdomain);
 
 }  // namespace feedback::tokens

@@ -22,3 +22,27 @@ TEST_CASE("names: field keys", "[names]") {
   CHECK_FALSE(feedback::isValidFieldKey("a__b"));
   CHECK_FALSE(feedback::isValidFieldKey("_a"));
 }
+
+TEST_CASE("names: subdomains", "[names]") {
+  CHECK(feedback::isValidSubdomain("acme-1"));
+  CHECK(feedback::isValidSubdomain(std::string(63, 'a')));
+  CHECK_FALSE(feedback::isValidSubdomain("-acme"));
+  CHECK_FALSE(feedback::isValidSubdomain("acme-"));
+  CHECK_FALSE(feedback::isValidSubdomain("Acme"));
+  CHECK_FALSE(feedback::isValidSubdomain("a.b"));
+  CHECK_FALSE(feedback::isValidSubdomain(""));
+  CHECK_FALSE(feedback::isValidSubdomain(std::string(64, 'a')));
+}
+
+TEST_CASE("names: the subdomain of a public host", "[names]") {
+  CHECK(feedback::subdomainOfHost("acme.example.com", "example.com") == "acme");
+  CHECK(feedback::subdomainOfHost("ACME.Example.COM:8443", "example.com") == "acme");
+  CHECK(feedback::subdomainOfHost("acme.example.com.", "example.com") == "acme");
+  CHECK(feedback::subdomainOfHost("a.b.example.com:80", "example.com") == "a.b");
+  CHECK(feedback::subdomainOfHost("example.com", "example.com").empty());
+  CHECK(feedback::subdomainOfHost(".example.com", "example.com").empty());
+  CHECK(feedback::subdomainOfHost("acmeexample.com", "example.com").empty());
+  CHECK(feedback::subdomainOfHost("acme.example.com.evil", "example.com").empty());
+  CHECK(feedback::subdomainOfHost("", "example.com").empty());
+  CHECK(feedback::subdomainOfHost(std::string(250, 'a') + ".example.com", "example.com").empty());
+}
