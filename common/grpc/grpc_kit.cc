@@ -8,7 +8,6 @@
 
 #include "common/core/log.h"
 #include "common/core/process.h"
-#include "feedback/common/v1/common.pb.h"
 
 namespace feedback::grpckit {
 namespace {
@@ -33,6 +32,21 @@ grpc::Status toStatus(const ApiError& error) {
   rpc_status.add_details()->PackFrom(info);
   return grpc::Status(static_cast<grpc::StatusCode>(error.spec().grpc_status), error.what(),
                       rpc_status.SerializeAsString());
+}
+
+feedback::common::v1::RpcStatus toRpcStatus(const grpc::Status& status) {
+  feedback::common::v1::RpcStatus out;
+  if (status.error_details().empty() || !out.ParseFromString(status.error_details())) {
+    out.Clear();
+    out.set_code(status.error_code());
+    out.set_message(status.error_message());
+  }
+  return out;
+}
+
+grpc::Status fromRpcStatus(const feedback::common::v1::RpcStatus& status) {
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), status.message(),
+                      status.SerializeAsString());
 }
 
 ApiError fromStatus(const grpc::Status& status) {

@@ -12,12 +12,16 @@
 #include <vector>
 
 #include "common/core/errors.h"
+#include "feedback/common/v1/common.pb.h"
 
 namespace feedback::grpckit {
 
 grpc::Status toStatus(const ApiError& error);
 // The ApiError a failed status stands for; transport failures become kServiceUnavailable.
 ApiError fromStatus(const grpc::Status& status);
+// A failed status as a message, for an RPC that answers several requests each on its own.
+feedback::common::v1::RpcStatus toRpcStatus(const grpc::Status& status);
+grpc::Status fromRpcStatus(const feedback::common::v1::RpcStatus& status);
 
 // Runs `body` and converts what it throws into a status, logging unexpected exceptions with
 // the caller's request id (x-request-id metadata) when there is one.

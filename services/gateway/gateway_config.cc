@@ -37,6 +37,7 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
       env.integer("RESPONSE_PAGE_CACHE_SECONDS", 300, 1, responsecount::kMaxPageAgeSeconds));
   c.hosts.public_host_suffix = env.text("PUBLIC_HOST_SUFFIX", "localhost");
   c.hosts.known_ttl = std::chrono::seconds(env.integer("HOST_CACHE_SECONDS", 60, 0, 86400));
+  c.submission_calls = env.integer("SUBMISSION_CALLS", 4, 1, 256);
   env.check();
   return c;
 }

@@ -28,6 +28,9 @@ struct GatewayConfig {
   std::size_t response_page_cache_bytes = 32 * 1024 * 1024;
   std::chrono::seconds response_page_max_age{300};
   HostCacheSettings hosts;
+  // One-call submissions: calls to the responses service under way at once
+  // (routes/submission_batcher.h).
+  int submission_calls = 4;
 
   // Every problem at once, as ConfigError.
   static GatewayConfig fromEnvironment(Env& env);

@@ -18,6 +18,7 @@
 #include "services/gateway/http/server.h"
 #include "services/gateway/pipeline/stages.h"
 #include "services/gateway/routes/routes.h"
+#include "services/gateway/routes/submission_batcher.h"
 
 namespace {
 
@@ -65,7 +66,9 @@ int main() {
     ResponsePageCache page_cache(config.response_page_cache_bytes, config.response_page_max_age);
     ResponsePages pages{page_cache, redis, metrics};
     addResponsesRoutes(routes, backends, documents, pages);
-    addIntakeRoutes(routes, backends, intake_links);
+    SubmissionBatcher submissions(SubmissionBatcher::callsTo(backends.responses),
+                                  config.submission_calls);
+    addIntakeRoutes(routes, backends, intake_links, submissions);
 
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout);
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);

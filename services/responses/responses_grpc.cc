@@ -1,5 +1,6 @@
 #include "services/responses/responses_grpc.h"
 
+#include <atomic>
 #include <optional>
 
 #include "common/grpc/grpc_kit.h"
@@ -55,11 +56,46 @@ grpc::ServerUnaryReactor* ResponsesGrpc::SubmitResponse(grpc::CallbackServerCont
                                                &ResponsesService::submitResponse, q, r);
 }
 
-grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponse(
-    grpc::CallbackServerContext* c, const v1::CreateCompletedResponseRequest* q,
-    v1::CreateCompletedResponseResponse* r) {
-  return answerWhenStored(service::UnaryCall(c, counters_, "CreateCompletedResponse"), writer_, r,
-                          [&] { return service_.createCompletedResponse(*q); });
+grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponses(
+    grpc::CallbackServerContext* c, const v1::CreateCompletedResponsesRequest* q,
+    v1::CreateCompletedResponsesResponse* r) {
+  service::UnaryCall call(c, counters_, "CreateCompletedResponses");
+  const int count = q->submissions_size();
+  if (count == 0) {
+    call.finish(grpc::Status::OK);
+    return call.reactor();
+  }
+  // Every result exists before any write can finish: writers fill their own, on any thread.
+  for (int i = 0; i < count; ++i) r->add_results();
+  // The call is answered when the last submission is stored or refused.
+  auto unsettled = std::make_shared<std::atomic<int>>(count);
+  auto settled = [call, unsettled] {
+    if (unsettled->fetch_sub(1, std::memory_order_acq_rel) == 1) call.finish(grpc::Status::OK);
+  };
+  for (int i = 0; i < count; ++i) {
+    auto* result = r->mutable_results(i);
+    std::optional<Accepted<v1::CreateCompletedResponseResponse>> accepted;
+    grpc::Status refused = grpckit::guarded(
+        [&] { accepted.emplace(service_.createCompletedResponse(q->submissions(i))); },
+        call.requestId());
+    if (!refused.ok()) {
+      *result->mutable_error() = grpckit::toRpcStatus(refused);
+      settled();
+      continue;
+    }
+    writer_.write(std::move(accepted->write),
+                  [call, result, settled,
+                   answer = std::move(accepted->answer)](std::exception_ptr error) mutable {
+                    if (error) {
+                      *result->mutable_error() = grpckit::toRpcStatus(grpckit::guarded(
+                          [&] { std::rethrow_exception(error); }, call.requestId()));
+                    } else {
+                      *result->mutable_response() = std::move(*answer.mutable_response());
+                    }
+                    settled();
+                  });
+  }
+  return call.reactor();
 }
 
 grpc::ServerUnaryReactor* ResponsesGrpc::ListResponses(grpc::CallbackServerContext* c,

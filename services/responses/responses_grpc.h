@@ -24,9 +24,9 @@ class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
   grpc::ServerUnaryReactor* SubmitResponse(grpc::CallbackServerContext* context,
                                            const v1::SubmitResponseRequest* request,
                                            v1::SubmitResponseResponse* response) override;
-  grpc::ServerUnaryReactor* CreateCompletedResponse(
-      grpc::CallbackServerContext* context, const v1::CreateCompletedResponseRequest* request,
-      v1::CreateCompletedResponseResponse* response) override;
+  grpc::ServerUnaryReactor* CreateCompletedResponses(
+      grpc::CallbackServerContext* context, const v1::CreateCompletedResponsesRequest* request,
+      v1::CreateCompletedResponsesResponse* response) override;
   grpc::ServerUnaryReactor* ListResponses(grpc::CallbackServerContext* context,
                                           const v1::ListResponsesRequest* request,
                                           v1::ListResponsesResponse* response) override;

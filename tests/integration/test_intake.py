@@ -643,6 +643,38 @@ def concurrent_one_shot_submits_are_stored_exactly_with_their_events_and_counts(
     assert [r["uuid"] for r in found["results"]] == [answered[17].json["uuid"]]
 
 
+@test
+def concurrent_one_shot_submits_are_each_answered_on_their_own():
+    """Submissions that travel together to the responses service (the gateway gathers those
+    that arrive while its earlier calls are under way) still succeed or fail one by one: each
+    refused one gets its own error and details and stores nothing, the others are stored."""
+    ws = Workspace()
+    link = ws.link(slug="mixed", questions=[
+        {"prompt": "Must", "type": "text", "field_key": "must", "required": True},
+        {"prompt": "Num", "type": "number", "field_key": "num", "configuration": {"min": 0, "max": 5}}])
+    def submit(i):
+        kind = i % 3
+        answers = ({"must": f"ok {i}", "num": i % 5} if kind == 0 else
+                   {"must": f"bad {i}", "num": 99} if kind == 1 else {"num": 1})
+        return kind, ws.oneshot("mixed", answers)
+    with concurrent.futures.ThreadPoolExecutor(48) as pool:
+        answered = list(pool.map(submit, range(96)))
+    stored_uuids = set()
+    for kind, r in answered:
+        if kind == 0:
+            stored_uuids.add(expect(r, 201)["uuid"])
+        elif kind == 1:
+            assert details(r, "INVALID_ANSWER").keys() == {"num"}, r
+        else:
+            assert details(r, "REQUIRED_ANSWER_MISSING").keys() == {"must"}, r
+    assert len(stored_uuids) == 32
+    assert {row[0] for row in sql(f"SELECT uuid FROM responses.responses WHERE link_uuid = '{link['uuid']}'")} \
+        == stored_uuids
+    assert len(outbox(link["uuid"])) == 64
+    assert link_counts(link["uuid"]) == (32, 32)
+    assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200)["response_count"] == 32
+
+
 # --- outbox -----------------------------------------------------------------------------------------
 
 @test

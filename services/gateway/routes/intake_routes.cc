@@ -8,6 +8,7 @@
 #include "services/gateway/http/responses.h"
 #include "services/gateway/routes/backend_call.h"
 #include "services/gateway/routes/routes.h"
+#include "services/gateway/routes/submission_batcher.h"
 
 namespace feedback::gateway {
 namespace {
@@ -76,7 +77,8 @@ HttpResponse recordResponse(int status, const rv1::Response& response) {
 
 }  // namespace
 
-void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links) {
+void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
+                     SubmissionBatcher& submissions) {
   Stub responses = rv1::ResponsesService::NewStub(backends.responses);
 
   routes.add(Method::kGet, "/i/{slug}/form/",
@@ -155,26 +157,28 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
 
   routes.add(
       Method::kPost, "/i/{slug}/submit/",
-      intakeRoute(links, true, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
-        JsonFields body(ctx->body, "", {"respondent_email", "answers"});
-        // Unlike a started response's submit, the one call carries every answer.
-        if (!body.has("answers")) {
-          throw ApiError(ErrorCode::kValidationError, "'answers' is required.",
-                         {{"answers", "is required"}});
-        }
-        rv1::CreateCompletedResponseRequest request;
-        setLink(*request.mutable_link(), *form);
-        if (auto e = email(body)) request.set_respondent_email(*e);
-        readAnswers(body.object("answers"), request);
-        callBackend<rv1::CreateCompletedResponseResponse>(
-            ctx, std::move(respond), std::move(request),
-            [responses](auto* c, auto* q, auto* r, auto done) {
-              responses->async()->CreateCompletedResponse(c, q, r, std::move(done));
-            },
-            [](const rv1::CreateCompletedResponseResponse& r) {
-              return recordResponse(201, r.response());
-            });
-      }));
+      intakeRoute(
+          links, true, [&submissions](const ContextPtr& ctx, Respond respond, FormPtr form) {
+            JsonFields body(ctx->body, "", {"respondent_email", "answers"});
+            // Unlike a started response's submit, the one call carries every answer.
+            if (!body.has("answers")) {
+              throw ApiError(ErrorCode::kValidationError, "'answers' is required.",
+                             {{"answers", "is required"}});
+            }
+            rv1::CreateCompletedResponseRequest request;
+            setLink(*request.mutable_link(), *form);
+            if (auto e = email(body)) request.set_respondent_email(*e);
+            readAnswers(body.object("answers"), request);
+            submissions.submit(
+                std::move(request), ctx->deadline, ctx->request_id,
+                [ctx, respond](const rv1::CompletedResponseResult& result) {
+                  if (result.has_response()) {
+                    return respond(recordResponse(201, result.response()));
+                  }
+                  respond(errorResponse(grpckit::fromStatus(grpckit::fromRpcStatus(result.error())),
+                                        ctx->request_id));
+                });
+          }));
 }
 
 }  // namespace feedback::gateway

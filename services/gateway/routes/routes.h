@@ -13,6 +13,8 @@
 
 namespace feedback::gateway {
 
+class SubmissionBatcher;  // submission_batcher.h: only the intake's routes use the responses API
+
 // GET/POST /v1/tokens/, DELETE /v1/tokens/{uuid}/ (tokens_routes.cc).
 // A revocation is recorded in `revoked` before DELETE answers.
 void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revoked);
@@ -30,7 +32,9 @@ struct ResponsePages {
 // (responses_routes.cc).
 void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
                         ResponsePages& pages);
-// The public intake, /i/{slug}/... (intake_routes.cc).
-void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links);
+// The public intake, /i/{slug}/... (intake_routes.cc); one-call submissions go through
+// `submissions`.
+void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
+                     SubmissionBatcher& submissions);
 
 }  // namespace feedback::gateway

@@ -1,0 +1,150 @@
+#include "services/gateway/routes/submission_batcher.h"
+
+#include <catch2/catch.hpp>
+
+#include "common/grpc/grpc_kit.h"
+
+using namespace feedback::gateway;
+namespace rv1 = feedback::responses::v1;
+
+namespace {
+
+using Clock = std::chrono::system_clock;
+
+// Calls the test answers when it likes.
+struct FakeCalls {
+  struct Made {
+    rv1::CreateCompletedResponsesRequest request;
+    SubmissionBatcher::Deadline deadline;
+    std::string request_ids;
+    SubmissionBatcher::Answered answered;
+  };
+  std::vector<Made> made;
+  SubmissionBatcher::Call call() {
+    return
+        [this](rv1::CreateCompletedResponsesRequest request, SubmissionBatcher::Deadline deadline,
+               std::string ids, SubmissionBatcher::Answered answered) {
+          made.push_back({std::move(request), deadline, std::move(ids), std::move(answered)});
+        };
+  }
+  // Answers call `i` with one stored response per submission (uuid = its email).
+  void store(std::size_t i) {
+    rv1::CreateCompletedResponsesResponse response;
+    for (const auto& s : made.at(i).request.submissions()) {
+      response.add_results()->mutable_response()->set_uuid(s.respondent_email());
+    }
+    made.at(i).answered(grpc::Status::OK, response);
+  }
+};
+
+rv1::CreateCompletedResponseRequest submission(const std::string& name) {
+  rv1::CreateCompletedResponseRequest s;
+  s.set_respondent_email(name);
+  return s;
+}
+
+// What each submission was answered: the stored uuid, or the error's code.
+struct Outcomes {
+  std::map<std::string, std::string> by_name;
+  SubmissionBatcher::Done of(const std::string& name) {
+    return [this, name](const rv1::CompletedResponseResult& result) {
+      REQUIRE_FALSE(by_name.count(name));  // answered once
+      if (result.has_response()) {
+        by_name[name] = result.response().uuid();
+        return;
+      }
+      auto error = feedback::grpckit::fromStatus(feedback::grpckit::fromRpcStatus(result.error()));
+      by_name[name] = std::string(error.spec().name);
+    };
+  }
+};
+
+std::vector<std::string> names(const rv1::CreateCompletedResponsesRequest& request) {
+  std::vector<std::string> out;
+  for (const auto& s : request.submissions()) out.push_back(s.respondent_email());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("submissions: a lone one goes at once; others wait and go together", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher(calls.call(), 1);
+  const auto t0 = Clock::now() + std::chrono::seconds(5);
+  batcher.submit(submission("a"), t0, "r-a", outcomes.of("a"));
+  REQUIRE(calls.made.size() == 1);
+  CHECK(names(calls.made[0].request) == std::vector<std::string>{"a"});
+  CHECK(calls.made[0].deadline == t0);
+  CHECK(calls.made[0].request_ids == "r-a");
+
+  batcher.submit(submission("b"), t0 + std::chrono::seconds(1), "r-b", outcomes.of("b"));
+  batcher.submit(submission("c"), t0 - std::chrono::seconds(1), "r-c", outcomes.of("c"));
+  CHECK(calls.made.size() == 1);  // the one call allowed is under way
+  calls.store(0);
+  CHECK(outcomes.by_name == std::map<std::string, std::string>{{"a", "a"}});
+  REQUIRE(calls.made.size() == 2);
+  CHECK(names(calls.made[1].request) == std::vector<std::string>{"b", "c"});
+  CHECK(calls.made[1].deadline == t0 - std::chrono::seconds(1));  // the earliest
+  CHECK(calls.made[1].request_ids == "r-b, r-c");
+  calls.store(1);
+  CHECK(outcomes.by_name.size() == 3);
+  CHECK(calls.made.size() == 2);
+}
+
+TEST_CASE("submissions: each is answered with its own result", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher(calls.call(), 1);
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  batcher.submit(submission("first"), deadline, "1", outcomes.of("first"));
+  batcher.submit(submission("ok"), deadline, "2", outcomes.of("ok"));
+  batcher.submit(submission("bad"), deadline, "3", outcomes.of("bad"));
+  calls.store(0);
+  rv1::CreateCompletedResponsesResponse answer;
+  answer.add_results()->mutable_response()->set_uuid("stored-ok");
+  *answer.add_results()->mutable_error() = feedback::grpckit::toRpcStatus(
+      feedback::grpckit::toStatus(feedback::ApiError(feedback::ErrorCode::kLinkPaused)));
+  calls.made.at(1).answered(grpc::Status::OK, answer);
+  CHECK(outcomes.by_name == std::map<std::string, std::string>{
+                                {"first", "first"}, {"ok", "stored-ok"}, {"bad", "LINK_PAUSED"}});
+}
+
+TEST_CASE("submissions: a failed call fails each of them; a short answer too", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher(calls.call(), 2);
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  batcher.submit(submission("a"), deadline, "1", outcomes.of("a"));
+  batcher.submit(submission("b"), deadline, "2", outcomes.of("b"));
+  REQUIRE(calls.made.size() == 2);  // two calls may be under way
+  batcher.submit(submission("c"), deadline, "3", outcomes.of("c"));
+  batcher.submit(submission("d"), deadline, "4", outcomes.of("d"));
+  calls.made[0].answered(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"), {});
+  CHECK(outcomes.by_name.at("a") == "SERVICE_UNAVAILABLE");
+  REQUIRE(calls.made.size() == 3);
+  CHECK(names(calls.made[2].request) == std::vector<std::string>{"c", "d"});
+  calls.made[2].answered(grpc::Status::OK, {});  // no results for two submissions
+  CHECK(outcomes.by_name.at("c") == "INTERNAL_ERROR");
+  CHECK(outcomes.by_name.at("d") == "INTERNAL_ERROR");
+  calls.store(1);
+  CHECK(outcomes.by_name.at("b") == "b");
+}
+
+TEST_CASE("submissions: a call carries at most max_batch of them", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher(calls.call(), 1, 2);
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  for (const char* name : {"a", "b", "c", "d", "e", "f"}) {
+    batcher.submit(submission(name), deadline, name, outcomes.of(name));
+  }
+  for (std::size_t i = 0; i < 4; ++i) {
+    REQUIRE(calls.made.size() == i + 1);
+    calls.store(i);
+  }
+  CHECK(names(calls.made[1].request) == std::vector<std::string>{"b", "c"});
+  CHECK(names(calls.made[2].request) == std::vector<std::string>{"d", "e"});
+  CHECK(names(calls.made[3].request) == std::vector<std::string>{"f"});
+  CHECK(outcomes.by_name.size() == 6);
+}
