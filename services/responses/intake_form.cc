@@ -50,6 +50,24 @@ IntakeForm::IntakeForm(const feedback::responses::v1::IntakeLink& link)
   }
 }
 
+std::shared_ptr<const IntakeForm> IntakeForms::of(const feedback::responses::v1::IntakeLink& link) {
+  std::string key = link.workspace_uuid();
+  key += '/';
+  key += link.link().uuid();
+  key += '/';
+  key += std::to_string(link.link().version());
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = forms_.find(key); it != forms_.end()) return it->second;
+  }
+  auto form = std::make_shared<const IntakeForm>(link);  // outside the lock: it parses
+  std::lock_guard lock(mutex_);
+  // Old versions are never asked for again; past the bound the table starts over.
+  if (forms_.size() >= max_entries_) forms_.clear();
+  forms_.emplace(std::move(key), form);
+  return form;
+}
+
 void IntakeForm::requireActive() const {
   if (link_.status() != "active") {
     throw ApiError(ErrorCode::kLinkPaused, "This feedback link is paused and takes no responses.");

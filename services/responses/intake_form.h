@@ -4,7 +4,10 @@
 // deletion of its link.
 
 #include <boost/json/value.hpp>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "common/questions/form_rules.h"
 #include "feedback/responses/v1/responses.pb.h"
@@ -24,8 +27,23 @@ class IntakeForm {
 
  private:
   std::string workspace_uuid_;
-  const feedback::links::v1::Link& link_;
+  feedback::links::v1::Link link_;
   questions::FormRules rules_;
+};
+
+// Forms compiled once per link version: the links service raises a link's version with every
+// change, so the form of a (workspace, link, version) never changes, and most requests skip
+// parsing and compiling the questions' rules. Thread-safe; holds at most `max_entries`.
+class IntakeForms {
+ public:
+  explicit IntakeForms(std::size_t max_entries = 1024) : max_entries_(max_entries) {}
+  // The form of `link`; VALIDATION_ERROR as IntakeForm's.
+  std::shared_ptr<const IntakeForm> of(const feedback::responses::v1::IntakeLink& link);
+
+ private:
+  const std::size_t max_entries_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const IntakeForm>> forms_;
 };
 
 // The answer to `question` holding `value` (null for none); `uuid` empty for a new answer.

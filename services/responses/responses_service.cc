@@ -203,7 +203,8 @@ std::string newResponseToken() {
 
 Accepted<v1::StartResponseResponse> ResponsesService::startResponse(
     const v1::StartResponseRequest& request) {
-  IntakeForm form(request.link());
+  const auto compiled = forms_.of(request.link());
+  const IntakeForm& form = *compiled;
   form.requireActive();
   StoredResponse stored =
       newResponse(form, kInProgress, request.has_respondent_email(), request.respondent_email());
@@ -221,7 +222,8 @@ Accepted<v1::StartResponseResponse> ResponsesService::startResponse(
 
 v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
                                                     const v1::SaveAnswerRequest& request) {
-  IntakeForm form(request.link());
+  const auto compiled = forms_.of(request.link());
+  const IntakeForm& form = *compiled;
   if (!isUuid(request.response_uuid())) noSuchResponse();
   const auto& field_key = request.answer().field_key();
   const questions::Question* question = form.rules().find(field_key);
@@ -259,7 +261,8 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
 
 v1::SubmitResponseResponse ResponsesService::submitResponse(
     ResponsesStore& store, const v1::SubmitResponseRequest& request) {
-  IntakeForm form(request.link());
+  const auto compiled = forms_.of(request.link());
+  const IntakeForm& form = *compiled;
   if (!isUuid(request.response_uuid())) noSuchResponse();
 
   // Checked before the link's count is touched, so that calls without the token cost little.
@@ -302,7 +305,8 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
 
 Accepted<v1::CreateCompletedResponseResponse> ResponsesService::createCompletedResponse(
     const v1::CreateCompletedResponseRequest& request) {
-  IntakeForm form(request.link());
+  const auto compiled = forms_.of(request.link());
+  const IntakeForm& form = *compiled;
   form.requireActive();
   auto kept = form.rules().complete(valuesOf(request.answers()));
 

@@ -4,6 +4,7 @@
 // and answers are the protobuf messages, storage is a ResponsesStore.
 
 #include "feedback/responses/v1/responses.pb.h"
+#include "services/responses/intake_form.h"
 #include "services/responses/response_writer.h"
 #include "services/responses/responses_store.h"
 
@@ -38,6 +39,7 @@ class ResponsesService {
 
  private:
   LinkCounts& counts_;
+  IntakeForms forms_;
 };
 
 // The response token handed to a respondent: 32 base62 characters (190 bits).

@@ -163,6 +163,7 @@ struct Fixture {
     l->set_name("Survey");
     l->set_slug("survey");
     l->set_status("active");
+    l->set_version(1);
     *l->add_questions() = question("score", "rating", R"({"scale_type": "nps"})");
     *l->add_questions() = question(
         "why", "text", "{}", R"({"field": "score", "operator": "less_than", "value": 7})", true);
@@ -170,6 +171,12 @@ struct Fixture {
                                    R"({"cards": [{"id": "c1", "label": "Cat",
                                        "media_url": "https://e.com/c.png", "media_type": "image"}]})");
     *l->add_questions() = question("twice", "calculated", R"({"formula": "score * 2"})");
+  }
+
+  // The link, to change: its version is raised, as the links service does with every change.
+  feedback::links::v1::Link& change() {
+    link.mutable_link()->set_version(link.link().version() + 1);
+    return *link.mutable_link();
   }
 
   v1::StartResponseResponse start(std::optional<std::string> email = std::nullopt) {
@@ -262,7 +269,7 @@ TEST_CASE("responses: a start stores the token's hash only and one started event
 TEST_CASE("responses: paused links and bad emails take nothing", "[responses]") {
   Fixture f;
   CHECK(failure([&] { f.start("not-an-email"); }).first == ErrorCode::kValidationError);
-  f.link.mutable_link()->set_status("paused");
+  f.change().set_status("paused");
   CHECK(failure([&] { f.start(); }).first == ErrorCode::kLinkPaused);
   CHECK(failure([&] { f.oneShot({}); }).first == ErrorCode::kLinkPaused);
   CHECK(f.store.rows.empty());
@@ -298,7 +305,7 @@ TEST_CASE("responses: answers need the token, this link, an open response and a 
   elsewhere.mutable_answer()->set_value_json(R"("x")");
   CHECK(failure([&] { f.service.saveAnswer(f.store, elsewhere); }).first == ErrorCode::kNotFound);
 
-  f.link.mutable_link()->set_status("paused");
+  f.change().set_status("paused");
   CHECK(failure([&] { f.save(s, "why", R"("x")"); }).first == ErrorCode::kLinkPaused);
 }
 
@@ -351,7 +358,7 @@ TEST_CASE("responses: hidden answers are dropped; answers to removed questions t
   f.save(s, "why", R"("kept only if visible")");
   f.save(s, "card", R"("c1")");
   // The link changes: the card question goes away before the submission.
-  auto* questions = f.link.mutable_link()->mutable_questions();
+  auto* questions = f.change().mutable_questions();
   questions->DeleteSubrange(2, 1);
   auto done = f.submit(s, {{"score", "9"}});
   auto answers = byKey(done.response());
