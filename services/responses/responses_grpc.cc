@@ -74,9 +74,17 @@ grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponses(
   };
   for (int i = 0; i < count; ++i) {
     auto* result = r->mutable_results(i);
-    std::optional<Accepted<v1::CreateCompletedResponseResponse>> accepted;
+    const auto& submission = q->submissions(i);
+    std::optional<Accepted<v1::Response>> accepted;
     grpc::Status refused = grpckit::guarded(
-        [&] { accepted.emplace(service_.createCompletedResponse(q->submissions(i))); },
+        [&] {
+          if (submission.link_index() < 0 || submission.link_index() >= q->links_size()) {
+            throw ApiError(ErrorCode::kValidationError, "A submission names no link of the call.",
+                           {{"link_index", "out of range"}});
+          }
+          accepted.emplace(
+              service_.createCompletedResponse(q->links(submission.link_index()), submission));
+        },
         call.requestId());
     if (!refused.ok()) {
       *result->mutable_error() = grpckit::toRpcStatus(refused);
@@ -90,7 +98,7 @@ grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponses(
                       *result->mutable_error() = grpckit::toRpcStatus(grpckit::guarded(
                           [&] { std::rethrow_exception(error); }, call.requestId()));
                     } else {
-                      *result->mutable_response() = std::move(*answer.mutable_response());
+                      *result->mutable_response() = std::move(answer);
                     }
                     settled();
                   });

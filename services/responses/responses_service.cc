@@ -303,15 +303,15 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
   return response;
 }
 
-Accepted<v1::CreateCompletedResponseResponse> ResponsesService::createCompletedResponse(
-    const v1::CreateCompletedResponseRequest& request) {
-  const auto compiled = forms_.of(request.link());
+Accepted<v1::Response> ResponsesService::createCompletedResponse(
+    const v1::IntakeLink& link, const v1::CompletedSubmission& submission) {
+  const auto compiled = forms_.of(link);
   const IntakeForm& form = *compiled;
   form.requireActive();
-  auto kept = form.rules().complete(valuesOf(request.answers()));
+  auto kept = form.rules().complete(valuesOf(submission.answers()));
 
-  StoredResponse stored =
-      newResponse(form, kCompleted, request.has_respondent_email(), request.respondent_email());
+  StoredResponse stored = newResponse(form, kCompleted, submission.has_respondent_email(),
+                                      submission.respondent_email());
   auto& r = stored.response;
   const int64_t now = r.started_at_micros();
   r.set_submitted_at_micros(now);
@@ -321,8 +321,7 @@ Accepted<v1::CreateCompletedResponseResponse> ResponsesService::createCompletedR
 
   // Both events describe the completed response, as it was stored.
   const std::string record = api::renderResponse(r);
-  v1::CreateCompletedResponseResponse response;
-  *response.mutable_response() = r;
+  v1::Response response = r;
   return {NewResponse{std::move(stored),
                       {makeEvent(kResponseStarted, now, form, record),
                        makeEvent(kResponseSubmitted, now, form, record)}},

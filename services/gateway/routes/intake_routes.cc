@@ -165,12 +165,11 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
               throw ApiError(ErrorCode::kValidationError, "'answers' is required.",
                              {{"answers", "is required"}});
             }
-            rv1::CreateCompletedResponseRequest request;
-            setLink(*request.mutable_link(), *form);
-            if (auto e = email(body)) request.set_respondent_email(*e);
-            readAnswers(body.object("answers"), request);
+            rv1::CompletedSubmission submission;
+            if (auto e = email(body)) submission.set_respondent_email(*e);
+            readAnswers(body.object("answers"), submission);
             submissions.submit(
-                std::move(request), ctx->deadline, ctx->request_id,
+                std::move(form), std::move(submission), ctx->deadline, ctx->request_id,
                 [ctx, respond](const rv1::CompletedResponseResult& result) {
                   if (result.has_response()) {
                     return respond(recordResponse(201, result.response()));

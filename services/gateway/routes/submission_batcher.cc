@@ -1,5 +1,7 @@
 #include "services/gateway/routes/submission_batcher.h"
 
+#include <algorithm>
+
 #include "common/core/errors.h"
 #include "common/core/log.h"
 #include "common/grpc/grpc_kit.h"
@@ -34,12 +36,14 @@ SubmissionBatcher::Call SubmissionBatcher::callsTo(std::shared_ptr<grpc::Channel
   };
 }
 
-void SubmissionBatcher::submit(rv1::CreateCompletedResponseRequest submission, Deadline deadline,
+void SubmissionBatcher::submit(std::shared_ptr<const IntakeForm> form,
+                               rv1::CompletedSubmission submission, Deadline deadline,
                                std::string request_id, Done done) {
   Batch batch;
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back({std::move(submission), deadline, std::move(request_id), std::move(done)});
+    queue_.push_back(
+        {std::move(form), std::move(submission), deadline, std::move(request_id), std::move(done)});
     batch = takeBatch();
   }
   if (!batch.empty()) send(std::move(batch));
@@ -63,7 +67,17 @@ void SubmissionBatcher::send(Batch batch) {
   request.mutable_submissions()->Reserve(static_cast<int>(batch.size()));
   Deadline deadline = Deadline::max();
   std::string request_ids;
+  // The forms of a call: few, usually one (a campaign's link).
+  std::vector<const IntakeForm*> forms;
   for (auto& waiting : batch) {
+    auto known = std::find(forms.begin(), forms.end(), waiting.form.get());
+    if (known == forms.end()) {
+      auto* link = request.add_links();
+      link->set_workspace_uuid(waiting.form->workspace_uuid);
+      *link->mutable_link() = waiting.form->link;
+      known = forms.insert(forms.end(), waiting.form.get());
+    }
+    waiting.submission.set_link_index(static_cast<int>(known - forms.begin()));
     // Moved out: the call owns the submissions, the batch keeps whom to answer.
     *request.add_submissions() = std::move(waiting.submission);
     deadline = std::min(deadline, waiting.deadline);

@@ -4,7 +4,8 @@
 // while fewer than `max_calls` calls are under way; otherwise it waits for the first of them
 // to end, and the next call carries every submission waiting then (at most `max_batch`).
 // Under load a call carries many, so that they share gRPC's cost per call, as a database's
-// group commit shares a flush; a lone submission never waits. Each is answered on its own.
+// group commit shares a flush, and a link they answer travels once per call; a lone
+// submission never waits. Each is answered on its own.
 
 #include <chrono>
 #include <deque>
@@ -16,6 +17,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "feedback/responses/v1/responses.pb.h"
+#include "services/gateway/routes/intake_links.h"
 
 namespace feedback::gateway {
 
@@ -35,13 +37,16 @@ class SubmissionBatcher {
   // Calls to the responses service on `responses`.
   static Call callsTo(std::shared_ptr<grpc::Channel> responses);
 
-  // `done` runs once, on any thread, when the submission is stored or refused.
-  void submit(feedback::responses::v1::CreateCompletedResponseRequest submission, Deadline deadline,
+  // `submission` answers `form`'s link (its link_index is set here). `done` runs once, on any
+  // thread, when the submission is stored or refused.
+  void submit(std::shared_ptr<const IntakeForm> form,
+              feedback::responses::v1::CompletedSubmission submission, Deadline deadline,
               std::string request_id, Done done);
 
  private:
   struct Waiting {
-    feedback::responses::v1::CreateCompletedResponseRequest submission;
+    std::shared_ptr<const IntakeForm> form;
+    feedback::responses::v1::CompletedSubmission submission;
     Deadline deadline;
     std::string request_id;
     Done done;

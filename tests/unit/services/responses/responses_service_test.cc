@@ -208,15 +208,14 @@ struct Fixture {
     }
     return service.submitResponse(store, r);
   }
-  v1::CreateCompletedResponseResponse oneShot(std::map<std::string, std::string> answers) {
-    v1::CreateCompletedResponseRequest r;
-    *r.mutable_link() = link;
+  v1::Response oneShot(std::map<std::string, std::string> answers) {
+    v1::CompletedSubmission r;
     for (const auto& [k, v] : answers) {
       auto* a = r.add_answers();
       a->set_field_key(k);
       a->set_value_json(v);
     }
-    return stored(service.createCompletedResponse(r));
+    return stored(service.createCompletedResponse(link, r));
   }
   // What the service answers once the writer has stored what it accepted.
   template <class Answer>
@@ -376,13 +375,13 @@ TEST_CASE("responses: a one-shot submission writes both events and counts", "[re
   CHECK(f.store.rows.empty());
 
   auto done = f.oneShot({{"score", "2"}, {"why", R"("meh")"}});
-  CHECK(done.response().status() == "completed");
-  CHECK(done.response().started_at_micros() == done.response().submitted_at_micros());
+  CHECK(done.status() == "completed");
+  CHECK(done.started_at_micros() == done.submitted_at_micros());
   REQUIRE(f.store.outbox.size() == 2);
   CHECK(f.store.outbox[0].type == "response.started");
   CHECK(f.store.outbox[1].type == "response.submitted");
   CHECK(f.store.outbox[0].event_id != f.store.outbox[1].event_id);
-  CHECK(byKey(done.response()).at("twice").value_json() == "4");
+  CHECK(byKey(done).at("twice").value_json() == "4");
   CHECK(f.publisher.published.back() == std::pair<std::string, int64_t>{kLink, 1});
   f.oneShot({{"score", "9"}});
   CHECK(f.publisher.published.back() == std::pair<std::string, int64_t>{kLink, 2});
@@ -425,7 +424,7 @@ TEST_CASE("responses: pages past the middle are read from the other end, in orde
   Fixture f;
   std::vector<std::string> newest_first;
   for (int i = 0; i < 45; ++i) {
-    auto r = f.oneShot({{"score", "9"}}).response();
+    auto r = f.oneShot({{"score", "9"}});
     // Distinct, increasing submission times.
     f.store.rows[r.uuid()].response.set_submitted_at_micros(1000 + i);
     newest_first.insert(newest_first.begin(), r.uuid());
@@ -455,7 +454,7 @@ TEST_CASE("responses: pages past the middle are read from the other end, in orde
 TEST_CASE("responses: details stay in their workspace and link; counts default to 0",
           "[responses]") {
   Fixture f;
-  auto r = f.oneShot({{"score", "9"}}).response();
+  auto r = f.oneShot({{"score", "9"}});
   v1::GetResponseRequest get;
   get.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
   get.set_response_uuid(r.uuid());

@@ -37,11 +37,22 @@ struct FakeCalls {
   }
 };
 
-rv1::CreateCompletedResponseRequest submission(const std::string& name) {
-  rv1::CreateCompletedResponseRequest s;
+rv1::CompletedSubmission submission(const std::string& name) {
+  rv1::CompletedSubmission s;
   s.set_respondent_email(name);
   return s;
 }
+
+// Two links' forms, as the gateway keeps them.
+std::shared_ptr<const IntakeForm> form(const std::string& uuid) {
+  auto f = std::make_shared<IntakeForm>();
+  f->workspace_uuid = "ws-1";
+  f->link.set_uuid(uuid);
+  f->link.set_version(3);
+  return f;
+}
+const auto kFormA = form("link-a");
+const auto kFormB = form("link-b");
 
 // What each submission was answered: the stored uuid, or the error's code.
 struct Outcomes {
@@ -72,14 +83,14 @@ TEST_CASE("submissions: a lone one goes at once; others wait and go together", "
   Outcomes outcomes;
   SubmissionBatcher batcher(calls.call(), 1);
   const auto t0 = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(submission("a"), t0, "r-a", outcomes.of("a"));
+  batcher.submit(kFormA, submission("a"), t0, "r-a", outcomes.of("a"));
   REQUIRE(calls.made.size() == 1);
   CHECK(names(calls.made[0].request) == std::vector<std::string>{"a"});
   CHECK(calls.made[0].deadline == t0);
   CHECK(calls.made[0].request_ids == "r-a");
 
-  batcher.submit(submission("b"), t0 + std::chrono::seconds(1), "r-b", outcomes.of("b"));
-  batcher.submit(submission("c"), t0 - std::chrono::seconds(1), "r-c", outcomes.of("c"));
+  batcher.submit(kFormA, submission("b"), t0 + std::chrono::seconds(1), "r-b", outcomes.of("b"));
+  batcher.submit(kFormA, submission("c"), t0 - std::chrono::seconds(1), "r-c", outcomes.of("c"));
   CHECK(calls.made.size() == 1);  // the one call allowed is under way
   calls.store(0);
   CHECK(outcomes.by_name == std::map<std::string, std::string>{{"a", "a"}});
@@ -97,9 +108,9 @@ TEST_CASE("submissions: each is answered with its own result", "[gateway]") {
   Outcomes outcomes;
   SubmissionBatcher batcher(calls.call(), 1);
   const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(submission("first"), deadline, "1", outcomes.of("first"));
-  batcher.submit(submission("ok"), deadline, "2", outcomes.of("ok"));
-  batcher.submit(submission("bad"), deadline, "3", outcomes.of("bad"));
+  batcher.submit(kFormA, submission("first"), deadline, "1", outcomes.of("first"));
+  batcher.submit(kFormA, submission("ok"), deadline, "2", outcomes.of("ok"));
+  batcher.submit(kFormA, submission("bad"), deadline, "3", outcomes.of("bad"));
   calls.store(0);
   rv1::CreateCompletedResponsesResponse answer;
   answer.add_results()->mutable_response()->set_uuid("stored-ok");
@@ -115,11 +126,11 @@ TEST_CASE("submissions: a failed call fails each of them; a short answer too", "
   Outcomes outcomes;
   SubmissionBatcher batcher(calls.call(), 2);
   const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(submission("a"), deadline, "1", outcomes.of("a"));
-  batcher.submit(submission("b"), deadline, "2", outcomes.of("b"));
+  batcher.submit(kFormA, submission("a"), deadline, "1", outcomes.of("a"));
+  batcher.submit(kFormA, submission("b"), deadline, "2", outcomes.of("b"));
   REQUIRE(calls.made.size() == 2);  // two calls may be under way
-  batcher.submit(submission("c"), deadline, "3", outcomes.of("c"));
-  batcher.submit(submission("d"), deadline, "4", outcomes.of("d"));
+  batcher.submit(kFormA, submission("c"), deadline, "3", outcomes.of("c"));
+  batcher.submit(kFormA, submission("d"), deadline, "4", outcomes.of("d"));
   calls.made[0].answered(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"), {});
   CHECK(outcomes.by_name.at("a") == "SERVICE_UNAVAILABLE");
   REQUIRE(calls.made.size() == 3);
@@ -131,13 +142,38 @@ TEST_CASE("submissions: a failed call fails each of them; a short answer too", "
   CHECK(outcomes.by_name.at("b") == "b");
 }
 
+TEST_CASE("submissions: a call carries each link once", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher(calls.call(), 1);
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  batcher.submit(kFormB, submission("first"), deadline, "0", outcomes.of("first"));
+  const std::pair<const char*, std::shared_ptr<const IntakeForm>> order[] = {
+      {"a1", kFormA}, {"b1", kFormB}, {"a2", kFormA}, {"a3", kFormA}, {"b2", kFormB}};
+  for (const auto& [name, f] : order)
+    batcher.submit(f, submission(name), deadline, name, outcomes.of(name));
+  calls.store(0);
+  REQUIRE(calls.made.size() == 2);
+  const auto& request = calls.made[1].request;
+  REQUIRE(request.links_size() == 2);
+  CHECK(request.links(0).link().uuid() == "link-a");
+  CHECK(request.links(0).workspace_uuid() == "ws-1");
+  CHECK(request.links(0).link().version() == 3);
+  CHECK(request.links(1).link().uuid() == "link-b");
+  std::vector<int> indexes;
+  for (const auto& s : request.submissions()) indexes.push_back(s.link_index());
+  CHECK(indexes == std::vector<int>{0, 1, 0, 0, 1});
+  CHECK(calls.made[0].request.links_size() == 1);
+  CHECK(calls.made[0].request.submissions(0).link_index() == 0);
+}
+
 TEST_CASE("submissions: a call carries at most max_batch of them", "[gateway]") {
   FakeCalls calls;
   Outcomes outcomes;
   SubmissionBatcher batcher(calls.call(), 1, 2);
   const auto deadline = Clock::now() + std::chrono::seconds(5);
   for (const char* name : {"a", "b", "c", "d", "e", "f"}) {
-    batcher.submit(submission(name), deadline, name, outcomes.of(name));
+    batcher.submit(kFormA, submission(name), deadline, name, outcomes.of(name));
   }
   for (std::size_t i = 0; i < 4; ++i) {
     REQUIRE(calls.made.size() == i + 1);
