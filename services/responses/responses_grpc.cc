@@ -75,7 +75,7 @@ grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponses(
   for (int i = 0; i < count; ++i) {
     auto* result = r->mutable_results(i);
     const auto& submission = q->submissions(i);
-    std::optional<Accepted<v1::Response>> accepted;
+    std::optional<Accepted<std::string>> accepted;
     grpc::Status refused = grpckit::guarded(
         [&] {
           if (submission.link_index() < 0 || submission.link_index() >= q->links_size()) {
@@ -98,7 +98,7 @@ grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponses(
                       *result->mutable_error() = grpckit::toRpcStatus(grpckit::guarded(
                           [&] { std::rethrow_exception(error); }, call.requestId()));
                     } else {
-                      *result->mutable_response() = std::move(answer);
+                      result->set_record_json(std::move(answer));
                     }
                     settled();
                   });

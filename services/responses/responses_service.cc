@@ -303,7 +303,7 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
   return response;
 }
 
-Accepted<v1::Response> ResponsesService::createCompletedResponse(
+Accepted<std::string> ResponsesService::createCompletedResponse(
     const v1::IntakeLink& link, const v1::CompletedSubmission& submission) {
   const auto compiled = forms_.of(link);
   const IntakeForm& form = *compiled;
@@ -320,12 +320,10 @@ Accepted<v1::Response> ResponsesService::createCompletedResponse(
   stored.token_hash = std::string(kNoToken);
 
   // Both events describe the completed response, as it was stored.
-  const std::string record = api::renderResponse(r);
-  v1::Response response = r;
-  return {NewResponse{std::move(stored),
-                      {makeEvent(kResponseStarted, now, form, record),
-                       makeEvent(kResponseSubmitted, now, form, record)}},
-          std::move(response)};
+  std::string record = api::renderResponse(r);
+  std::vector<OutboxEvent> events{makeEvent(kResponseStarted, now, form, record),
+                                  makeEvent(kResponseSubmitted, now, form, record)};
+  return {NewResponse{std::move(stored), std::move(events)}, std::move(record)};
 }
 
 v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,

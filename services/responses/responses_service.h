@@ -29,8 +29,9 @@ class ResponsesService {
   v1::SaveAnswerResponse saveAnswer(ResponsesStore& store, const v1::SaveAnswerRequest& request);
   v1::SubmitResponseResponse submitResponse(ResponsesStore& store,
                                             const v1::SubmitResponseRequest& request);
-  Accepted<v1::Response> createCompletedResponse(const v1::IntakeLink& link,
-                                                 const v1::CompletedSubmission& submission);
+  // Answers with the response's record as the API renders it.
+  Accepted<std::string> createCompletedResponse(const v1::IntakeLink& link,
+                                                const v1::CompletedSubmission& submission);
   v1::ListResponsesResponse listResponses(ResponsesStore& store,
                                           const v1::ListResponsesRequest& request);
   v1::GetResponseResponse getResponse(ResponsesStore& store, const v1::GetResponseRequest& request);

@@ -171,8 +171,8 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
             submissions.submit(
                 std::move(form), std::move(submission), ctx->deadline, ctx->request_id,
                 [ctx, respond](const rv1::CompletedResponseResult& result) {
-                  if (result.has_response()) {
-                    return respond(recordResponse(201, result.response()));
+                  if (result.has_record_json()) {
+                    return respond(jsonResponse(201, result.record_json()));
                   }
                   respond(errorResponse(grpckit::fromStatus(grpckit::fromRpcStatus(result.error())),
                                         ctx->request_id));

@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 #include <catch2/catch.hpp>
 
+#include "common/api/response_json.h"
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "services/responses/stored_answers.h"
@@ -208,6 +209,7 @@ struct Fixture {
     }
     return service.submitResponse(store, r);
   }
+  // The stored response; checks that the answer is its record.
   v1::Response oneShot(std::map<std::string, std::string> answers) {
     v1::CompletedSubmission r;
     for (const auto& [k, v] : answers) {
@@ -215,7 +217,11 @@ struct Fixture {
       a->set_field_key(k);
       a->set_value_json(v);
     }
-    return stored(service.createCompletedResponse(link, r));
+    const std::string record = stored(service.createCompletedResponse(link, r));
+    const auto uuid = boost::json::parse(record).at("uuid").as_string();
+    const auto& row = store.rows.at(std::string(uuid));
+    CHECK(record == feedback::api::renderResponse(row.response));
+    return row.response;
   }
   // What the service answers once the writer has stored what it accepted.
   template <class Answer>

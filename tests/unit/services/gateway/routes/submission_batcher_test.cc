@@ -31,7 +31,7 @@ struct FakeCalls {
   void store(std::size_t i) {
     rv1::CreateCompletedResponsesResponse response;
     for (const auto& s : made.at(i).request.submissions()) {
-      response.add_results()->mutable_response()->set_uuid(s.respondent_email());
+      response.add_results()->set_record_json(s.respondent_email());
     }
     made.at(i).answered(grpc::Status::OK, response);
   }
@@ -60,8 +60,8 @@ struct Outcomes {
   SubmissionBatcher::Done of(const std::string& name) {
     return [this, name](const rv1::CompletedResponseResult& result) {
       REQUIRE_FALSE(by_name.count(name));  // answered once
-      if (result.has_response()) {
-        by_name[name] = result.response().uuid();
+      if (result.has_record_json()) {
+        by_name[name] = result.record_json();
         return;
       }
       auto error = feedback::grpckit::fromStatus(feedback::grpckit::fromRpcStatus(result.error()));
@@ -113,7 +113,7 @@ TEST_CASE("submissions: each is answered with its own result", "[gateway]") {
   batcher.submit(kFormA, submission("bad"), deadline, "3", outcomes.of("bad"));
   calls.store(0);
   rv1::CreateCompletedResponsesResponse answer;
-  answer.add_results()->mutable_response()->set_uuid("stored-ok");
+  answer.add_results()->set_record_json("stored-ok");
   *answer.add_results()->mutable_error() = feedback::grpckit::toRpcStatus(
       feedback::grpckit::toStatus(feedback::ApiError(feedback::ErrorCode::kLinkPaused)));
   calls.made.at(1).answered(grpc::Status::OK, answer);
