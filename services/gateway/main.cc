@@ -64,7 +64,7 @@ int main() {
     addTokensRoutes(routes, backends, revoked);
     addLinksRoutes(routes, backends, documents, counts);
     ResponsePageCache page_cache(config.response_page_cache_bytes, config.response_page_max_age);
-    ResponsePages pages{page_cache, redis, metrics};
+    ResponsePages pages{page_cache, redis, metrics, counts};
     addResponsesRoutes(routes, backends, documents, pages);
     SubmissionBatcher submissions(SubmissionBatcher::callsTo(backends.responses),
                                   config.submission_calls);

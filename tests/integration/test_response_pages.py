@@ -105,6 +105,28 @@ def kept_pages_are_dropped_when_the_links_token_is_lost():
 
 
 @test
+def pages_are_kept_again_after_redis_lost_the_links_keys():
+    """A restarted Redis holds nothing (it keeps no snapshot): reads of the list alone, with
+    no read of the link's document, fill the count again, then a token, then keep pages."""
+    ws = Workspace()
+    link = ws.link(slug="restart", questions=COMMENT)
+    L = link["uuid"]
+    ws.complete("restart", {"comment": "one"})
+    for key in ("responses", "changes", "pending"):
+        redis("DEL", f"fb:link:{{{L}}}:{key}")
+    before = page_cache_outcomes(harness.ENV["ADMIN_URL"])
+    assert ok(ws, L)["count"] == 1
+    wait_until(lambda: redis("GET", f"fb:link:{{{L}}}:responses") == "1", timeout=5,
+               what="the count filled by a list read")
+    assert ok(ws, L)["count"] == 1
+    wait_until(lambda: redis("GET", f"fb:link:{{{L}}}:changes"), timeout=5, what="a token")
+    for _ in range(2):
+        assert ok(ws, L)["count"] == 1
+    after = page_cache_outcomes(harness.ENV["ADMIN_URL"])
+    assert after["hit"] >= before["hit"] + 1, (before, after)
+
+
+@test
 def pages_are_not_kept_while_a_submission_is_pending_or_the_token_names_another_count():
     """Neither while a submission is pending nor after a settlement that raised the count and
     kept the token (a responses service from before tokens); the next read gives the link a

@@ -69,15 +69,20 @@ void ResponseCounts::forLink(const ContextPtr& ctx, const std::string& link_uuid
                              const std::optional<RedisReply>& pending,
                              std::function<void(int64_t)> then, OnError on_error) {
   if (auto trusted = trustedCount(count, pending)) return then(*trusted);
-  const bool redis_answered = count && count->type != RedisReply::Type::kError;
+  refresh(ctx, link_uuid, count && count->type != RedisReply::Type::kError, std::move(then),
+          std::move(on_error));
+}
+
+void ResponseCounts::refresh(const ContextPtr& ctx, const std::string& link_uuid, bool record,
+                             std::function<void(int64_t)> then, OnError on_error) {
   const auto settled_before = responsecount::settledBefore(nowMicros() / 1000);
   fetch(
       ctx, {link_uuid},
-      [this, link_uuid, redis_answered, settled_before, then = std::move(then)](Counts counts) {
+      [this, link_uuid, record, settled_before, then = std::move(then)](Counts counts) {
         const int64_t count = counts[link_uuid];
         // Only raises the count; a submission that began lately keeps the link untrusted.
         // Fire and forget: should it fail, the next read asks again.
-        if (redis_answered) {
+        if (record) {
           redis_.command({"EVAL", std::string(responsecount::kRecoverScript), "2",
                           responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
                           std::to_string(count), std::to_string(responsecount::kTtlSeconds),

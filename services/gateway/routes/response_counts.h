@@ -34,6 +34,10 @@ class ResponseCounts {
   void forLink(const ContextPtr& ctx, const std::string& link_uuid,
                const std::optional<RedisReply>& count, const std::optional<RedisReply>& pending,
                std::function<void(int64_t)> then, OnError on_error);
+  // The link's count from the responses service, recorded in Redis (kRecoverScript) when
+  // `record` (Redis answered the read before), then `then`.
+  void refresh(const ContextPtr& ctx, const std::string& link_uuid, bool record,
+               std::function<void(int64_t)> then, OnError on_error);
 
  private:
   struct Stub;

@@ -133,9 +133,14 @@ void listLinkResponses(const Stub& responses, ResponsePages& pages, const Contex
     ++pages.metrics.response_page_cache_bypassed;
     const bool token_readable = changes && (changes->type == RedisReply::Type::kNil ||
                                             changes->type == RedisReply::Type::kString);
-    if (token_readable && count && count->type == RedisReply::Type::kString && pending &&
-        pending->type == RedisReply::Type::kInteger && pending->integer == 0) {
+    const bool nothing_pending =
+        pending && pending->type == RedisReply::Type::kInteger && pending->integer == 0;
+    if (token_readable && count && count->type == RedisReply::Type::kString && nothing_pending) {
       giveFirstToken(pages.redis, request.link_uuid(), count->str);
+    } else if (count && count->type == RedisReply::Type::kNil && nothing_pending) {
+      // Beside this read, not before it: the next read finds the count and gives a token.
+      pages.counts.refresh(
+          ctx, request.link_uuid(), true, [](int64_t) {}, [](const ApiError&) {});
     }
     return list(responses, ctx, std::move(respond), std::move(request));
   }

@@ -26,6 +26,9 @@ struct ResponsePages {
   ResponsePageCache& cache;
   RedisClient& redis;
   Metrics& metrics;
+  // Fills a link's count in Redis when it has none (after a Redis restart, or 24 hours
+  // without a submission), without which no page is kept.
+  ResponseCounts& counts;
 };
 
 // GET /v1/links/{uuid}/responses/, GET /v1/links/{uuid}/responses/{uuid}/, GET /v1/responses/
