@@ -67,7 +67,7 @@ int main() {
     ResponsePages pages{page_cache, redis, metrics, counts};
     addResponsesRoutes(routes, backends, documents, pages);
     SubmissionBatcher submissions(SubmissionBatcher::callsTo(backends.responses),
-                                  config.submission_calls);
+                                  {.max_calls = config.submission_calls});
     addIntakeRoutes(routes, backends, intake_links, submissions);
 
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout);

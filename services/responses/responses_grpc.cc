@@ -12,6 +12,12 @@ namespace {
 
 // Runs `accept` (the rules: errors are answered at once), hands the accepted response to
 // `writer` and answers with *out once it is stored.
+// OK for no error; otherwise the error as a status (logged when unexpected).
+grpc::Status statusOf(const std::exception_ptr& error, const std::string& request_id) {
+  if (!error) return grpc::Status::OK;
+  return grpckit::guarded([&] { std::rethrow_exception(error); }, request_id);
+}
+
 template <class Answer, class Accept>
 grpc::ServerUnaryReactor* answerWhenStored(const service::UnaryCall& call, ResponseWriter& writer,
                                            Answer* out, Accept accept) {
@@ -21,15 +27,11 @@ grpc::ServerUnaryReactor* answerWhenStored(const service::UnaryCall& call, Respo
     call.finish(status);
     return call.reactor();
   }
-  writer.write(std::move(accepted->write), [call, out, answer = std::move(accepted->answer)](
-                                               std::exception_ptr error) mutable {
-    if (!error) {
-      *out = std::move(answer);
-      call.finish(grpc::Status::OK);
-      return;
-    }
-    call.finish(grpckit::guarded([&] { std::rethrow_exception(error); }, call.requestId()));
-  });
+  writer.write(std::move(accepted->write),
+               [call, out, answer = std::move(accepted->answer)](std::exception_ptr error) mutable {
+                 if (!error) *out = std::move(answer);
+                 call.finish(statusOf(error, call.requestId()));
+               });
   return call.reactor();
 }
 
@@ -67,9 +69,13 @@ grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponses(
   }
   // Every result exists before any write can finish: writers fill their own, on any thread.
   for (int i = 0; i < count; ++i) r->add_results();
-  // The call is answered when the last submission is stored or refused.
+  // The call is answered when the last submission is stored or refused; `q` lives until then.
   auto unsettled = std::make_shared<std::atomic<int>>(count);
-  auto settled = [call, unsettled] {
+  auto settle = [this, call, unsettled](v1::CompletedResponseResult* result,
+                                        const grpc::Status& status) {
+    counters_.increment("completed_submissions_total{code=\"" +
+                        std::string(grpckit::statusName(status.error_code())) + "\"}");
+    if (!status.ok()) *result->mutable_error() = grpckit::toRpcStatus(status);
     if (unsettled->fetch_sub(1, std::memory_order_acq_rel) == 1) call.finish(grpc::Status::OK);
   };
   for (int i = 0; i < count; ++i) {
@@ -85,22 +91,16 @@ grpc::ServerUnaryReactor* ResponsesGrpc::CreateCompletedResponses(
           accepted.emplace(
               service_.createCompletedResponse(q->links(submission.link_index()), submission));
         },
-        call.requestId());
+        submission.request_id());
     if (!refused.ok()) {
-      *result->mutable_error() = grpckit::toRpcStatus(refused);
-      settled();
+      settle(result, refused);
       continue;
     }
     writer_.write(std::move(accepted->write),
-                  [call, result, settled,
+                  [settle, result, id = &submission.request_id(),
                    answer = std::move(accepted->answer)](std::exception_ptr error) mutable {
-                    if (error) {
-                      *result->mutable_error() = grpckit::toRpcStatus(grpckit::guarded(
-                          [&] { std::rethrow_exception(error); }, call.requestId()));
-                    } else {
-                      result->set_record_json(std::move(answer));
-                    }
-                    settled();
+                    if (!error) result->set_record_json(std::move(answer));
+                    settle(result, statusOf(error, *id));
                   });
   }
   return call.reactor();

@@ -75,12 +75,8 @@ HttpResponse recordResponse(int status, const rv1::Response& response) {
   return jsonResponse(status, renderResponse(response));
 }
 
-}  // namespace
-
-void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
-                     SubmissionBatcher& submissions) {
-  Stub responses = rv1::ResponsesService::NewStub(backends.responses);
-
+// GET /i/{slug}/form/ and POST /i/{slug}/responses/ (a start).
+void addFormAndStart(Routes& routes, IntakeLinks& links, const Stub& responses) {
   routes.add(Method::kGet, "/i/{slug}/form/",
              intakeRoute(links, false, [](const ContextPtr&, Respond respond, FormPtr form) {
                respond(jsonResponse(200, form->form_json));
@@ -109,7 +105,10 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
               return jsonResponse(201, std::move(out));
             });
       }));
+}
 
+// PUT .../answers/{field_key}/ and POST .../submit/ of a started response.
+void addAnswerAndSubmit(Routes& routes, IntakeLinks& links, const Stub& responses) {
   routes.add(
       Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
       intakeRoute(links, false, [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
@@ -154,7 +153,10 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
             },
             [](const rv1::SubmitResponseResponse& r) { return recordResponse(200, r.response()); });
       }));
+}
 
+// POST /i/{slug}/submit/: a response in one call, sent with those arriving meanwhile.
+void addOneCallSubmit(Routes& routes, IntakeLinks& links, SubmissionBatcher& submissions) {
   routes.add(
       Method::kPost, "/i/{slug}/submit/",
       intakeRoute(
@@ -168,8 +170,9 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
             rv1::CompletedSubmission submission;
             if (auto e = email(body)) submission.set_respondent_email(*e);
             readAnswers(body.object("answers"), submission);
+            submission.set_request_id(ctx->request_id);
             submissions.submit(
-                std::move(form), std::move(submission), ctx->deadline, ctx->request_id,
+                std::move(form), std::move(submission), ctx->deadline,
                 [ctx, respond](const rv1::CompletedResponseResult& result) {
                   if (result.has_record_json()) {
                     return respond(jsonResponse(201, result.record_json()));
@@ -178,6 +181,16 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
                                         ctx->request_id));
                 });
           }));
+}
+
+}  // namespace
+
+void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
+                     SubmissionBatcher& submissions) {
+  Stub responses = rv1::ResponsesService::NewStub(backends.responses);
+  addFormAndStart(routes, links, responses);
+  addAnswerAndSubmit(routes, links, responses);
+  addOneCallSubmit(routes, links, submissions);
 }
 
 }  // namespace feedback::gateway

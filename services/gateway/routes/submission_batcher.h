@@ -21,6 +21,13 @@
 
 namespace feedback::gateway {
 
+struct SubmissionLimits {
+  int max_calls = 4;                // calls under way at once
+  std::size_t max_batch = 64;       // submissions in one call
+  std::size_t max_bytes = 1 << 20;  // of submissions and links in one call (beyond the first)
+  std::size_t max_waiting = 4096;   // beyond it a submission is refused at once (503)
+};
+
 class SubmissionBatcher {
  public:
   using Deadline = std::chrono::system_clock::time_point;
@@ -28,39 +35,42 @@ class SubmissionBatcher {
   using Done = std::function<void(const feedback::responses::v1::CompletedResponseResult&)>;
   using Answered = std::function<void(
       grpc::Status, const feedback::responses::v1::CreateCompletedResponsesResponse&)>;
-  // Makes one call under `deadline`, naming the requests `request_ids`; `answered` runs once,
-  // on any thread.
+  // Makes one call under `deadline`; `answered` runs once, on any thread.
   using Call = std::function<void(feedback::responses::v1::CreateCompletedResponsesRequest,
-                                  Deadline deadline, std::string request_ids, Answered answered)>;
+                                  Deadline deadline, Answered answered)>;
 
-  SubmissionBatcher(Call call, int max_calls, std::size_t max_batch = 64);
+  SubmissionBatcher(Call call, SubmissionLimits limits);
   // Calls to the responses service on `responses`.
   static Call callsTo(std::shared_ptr<grpc::Channel> responses);
 
   // `submission` answers `form`'s link (its link_index is set here). `done` runs once, on any
-  // thread, when the submission is stored or refused.
+  // thread, when the submission is stored or refused; a submission still waiting at its
+  // deadline is refused (503) without being sent.
   void submit(std::shared_ptr<const IntakeForm> form,
               feedback::responses::v1::CompletedSubmission submission, Deadline deadline,
-              std::string request_id, Done done);
+              Done done);
 
  private:
   struct Waiting {
     std::shared_ptr<const IntakeForm> form;
     feedback::responses::v1::CompletedSubmission submission;
+    std::size_t bytes = 0;
     Deadline deadline;
-    std::string request_id;
     Done done;
   };
   using Batch = std::vector<Waiting>;
-  // The next batch from queue_ when a call may start; the caller holds mutex_.
-  Batch takeBatch();
+  struct Taken {
+    Batch batch;    // to send, when a call may start
+    Batch expired;  // to refuse
+  };
+  // From queue_; the caller holds mutex_.
+  Taken take();
+  // Outside mutex_: refuses `taken.expired`, sends `taken.batch`.
+  void start(Taken taken);
   void send(Batch batch);
-  void answer(Batch& batch, const grpc::Status& status,
-              const feedback::responses::v1::CreateCompletedResponsesResponse& response);
 
   const Call call_;
-  const int max_calls_;
-  const std::size_t max_batch_;
+  const SubmissionLimits limits_;
   std::mutex mutex_;
   std::deque<Waiting> queue_;
   int calls_ = 0;  // under way

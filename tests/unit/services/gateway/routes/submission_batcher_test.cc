@@ -1,6 +1,7 @@
 #include "services/gateway/routes/submission_batcher.h"
 
 #include <catch2/catch.hpp>
+#include <thread>
 
 #include "common/grpc/grpc_kit.h"
 
@@ -16,16 +17,14 @@ struct FakeCalls {
   struct Made {
     rv1::CreateCompletedResponsesRequest request;
     SubmissionBatcher::Deadline deadline;
-    std::string request_ids;
     SubmissionBatcher::Answered answered;
   };
   std::vector<Made> made;
   SubmissionBatcher::Call call() {
-    return
-        [this](rv1::CreateCompletedResponsesRequest request, SubmissionBatcher::Deadline deadline,
-               std::string ids, SubmissionBatcher::Answered answered) {
-          made.push_back({std::move(request), deadline, std::move(ids), std::move(answered)});
-        };
+    return [this](rv1::CreateCompletedResponsesRequest request,
+                  SubmissionBatcher::Deadline deadline, SubmissionBatcher::Answered answered) {
+      made.push_back({std::move(request), deadline, std::move(answered)});
+    };
   }
   // Answers call `i` with one stored response per submission (uuid = its email).
   void store(std::size_t i) {
@@ -81,23 +80,21 @@ std::vector<std::string> names(const rv1::CreateCompletedResponsesRequest& reque
 TEST_CASE("submissions: a lone one goes at once; others wait and go together", "[gateway]") {
   FakeCalls calls;
   Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), 1);
+  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
   const auto t0 = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("a"), t0, "r-a", outcomes.of("a"));
+  batcher.submit(kFormA, submission("a"), t0, outcomes.of("a"));
   REQUIRE(calls.made.size() == 1);
   CHECK(names(calls.made[0].request) == std::vector<std::string>{"a"});
   CHECK(calls.made[0].deadline == t0);
-  CHECK(calls.made[0].request_ids == "r-a");
 
-  batcher.submit(kFormA, submission("b"), t0 + std::chrono::seconds(1), "r-b", outcomes.of("b"));
-  batcher.submit(kFormA, submission("c"), t0 - std::chrono::seconds(1), "r-c", outcomes.of("c"));
+  batcher.submit(kFormA, submission("b"), t0 + std::chrono::seconds(1), outcomes.of("b"));
+  batcher.submit(kFormA, submission("c"), t0 - std::chrono::seconds(1), outcomes.of("c"));
   CHECK(calls.made.size() == 1);  // the one call allowed is under way
   calls.store(0);
   CHECK(outcomes.by_name == std::map<std::string, std::string>{{"a", "a"}});
   REQUIRE(calls.made.size() == 2);
   CHECK(names(calls.made[1].request) == std::vector<std::string>{"b", "c"});
   CHECK(calls.made[1].deadline == t0 - std::chrono::seconds(1));  // the earliest
-  CHECK(calls.made[1].request_ids == "r-b, r-c");
   calls.store(1);
   CHECK(outcomes.by_name.size() == 3);
   CHECK(calls.made.size() == 2);
@@ -106,11 +103,11 @@ TEST_CASE("submissions: a lone one goes at once; others wait and go together", "
 TEST_CASE("submissions: each is answered with its own result", "[gateway]") {
   FakeCalls calls;
   Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), 1);
+  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
   const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("first"), deadline, "1", outcomes.of("first"));
-  batcher.submit(kFormA, submission("ok"), deadline, "2", outcomes.of("ok"));
-  batcher.submit(kFormA, submission("bad"), deadline, "3", outcomes.of("bad"));
+  batcher.submit(kFormA, submission("first"), deadline, outcomes.of("first"));
+  batcher.submit(kFormA, submission("ok"), deadline, outcomes.of("ok"));
+  batcher.submit(kFormA, submission("bad"), deadline, outcomes.of("bad"));
   calls.store(0);
   rv1::CreateCompletedResponsesResponse answer;
   answer.add_results()->set_record_json("stored-ok");
@@ -124,13 +121,13 @@ TEST_CASE("submissions: each is answered with its own result", "[gateway]") {
 TEST_CASE("submissions: a failed call fails each of them; a short answer too", "[gateway]") {
   FakeCalls calls;
   Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), 2);
+  SubmissionBatcher batcher(calls.call(), {.max_calls = 2});
   const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("a"), deadline, "1", outcomes.of("a"));
-  batcher.submit(kFormA, submission("b"), deadline, "2", outcomes.of("b"));
+  batcher.submit(kFormA, submission("a"), deadline, outcomes.of("a"));
+  batcher.submit(kFormA, submission("b"), deadline, outcomes.of("b"));
   REQUIRE(calls.made.size() == 2);  // two calls may be under way
-  batcher.submit(kFormA, submission("c"), deadline, "3", outcomes.of("c"));
-  batcher.submit(kFormA, submission("d"), deadline, "4", outcomes.of("d"));
+  batcher.submit(kFormA, submission("c"), deadline, outcomes.of("c"));
+  batcher.submit(kFormA, submission("d"), deadline, outcomes.of("d"));
   calls.made[0].answered(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"), {});
   CHECK(outcomes.by_name.at("a") == "SERVICE_UNAVAILABLE");
   REQUIRE(calls.made.size() == 3);
@@ -145,13 +142,13 @@ TEST_CASE("submissions: a failed call fails each of them; a short answer too", "
 TEST_CASE("submissions: a call carries each link once", "[gateway]") {
   FakeCalls calls;
   Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), 1);
+  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
   const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormB, submission("first"), deadline, "0", outcomes.of("first"));
+  batcher.submit(kFormB, submission("first"), deadline, outcomes.of("first"));
   const std::pair<const char*, std::shared_ptr<const IntakeForm>> order[] = {
       {"a1", kFormA}, {"b1", kFormB}, {"a2", kFormA}, {"a3", kFormA}, {"b2", kFormB}};
   for (const auto& [name, f] : order)
-    batcher.submit(f, submission(name), deadline, name, outcomes.of(name));
+    batcher.submit(f, submission(name), deadline, outcomes.of(name));
   calls.store(0);
   REQUIRE(calls.made.size() == 2);
   const auto& request = calls.made[1].request;
@@ -170,10 +167,10 @@ TEST_CASE("submissions: a call carries each link once", "[gateway]") {
 TEST_CASE("submissions: a call carries at most max_batch of them", "[gateway]") {
   FakeCalls calls;
   Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), 1, 2);
+  SubmissionBatcher batcher(calls.call(), {.max_calls = 1, .max_batch = 2});
   const auto deadline = Clock::now() + std::chrono::seconds(5);
   for (const char* name : {"a", "b", "c", "d", "e", "f"}) {
-    batcher.submit(kFormA, submission(name), deadline, name, outcomes.of(name));
+    batcher.submit(kFormA, submission(name), deadline, outcomes.of(name));
   }
   for (std::size_t i = 0; i < 4; ++i) {
     REQUIRE(calls.made.size() == i + 1);
@@ -183,4 +180,59 @@ TEST_CASE("submissions: a call carries at most max_batch of them", "[gateway]") 
   CHECK(names(calls.made[2].request) == std::vector<std::string>{"d", "e"});
   CHECK(names(calls.made[3].request) == std::vector<std::string>{"f"});
   CHECK(outcomes.by_name.size() == 6);
+}
+
+TEST_CASE("submissions: one still waiting at its deadline is refused, not sent", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
+  const auto later = Clock::now() + std::chrono::seconds(5);
+  batcher.submit(kFormA, submission("first"), later, outcomes.of("first"));
+  batcher.submit(kFormA, submission("late"), Clock::now() + std::chrono::milliseconds(1),
+                 outcomes.of("late"));
+  batcher.submit(kFormA, submission("on-time"), later, outcomes.of("on-time"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  calls.store(0);
+  CHECK(outcomes.by_name.at("late") == "SERVICE_UNAVAILABLE");
+  REQUIRE(calls.made.size() == 2);
+  CHECK(names(calls.made[1].request) == std::vector<std::string>{"on-time"});
+  CHECK(calls.made[1].deadline == later);
+}
+
+TEST_CASE("submissions: a call carries at most max_bytes, a large one alone", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  const std::size_t link_bytes = kFormA->link.ByteSizeLong();
+  const std::size_t small_bytes = submission("s1").ByteSizeLong();
+  SubmissionBatcher batcher(calls.call(),
+                            {.max_calls = 1, .max_bytes = link_bytes + 2 * small_bytes});
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  batcher.submit(kFormA, submission("s0"), deadline, outcomes.of("s0"));
+  for (const char* name : {"s1", "s2", "s3"}) {
+    batcher.submit(kFormA, submission(name), deadline, outcomes.of(name));
+  }
+  batcher.submit(kFormA, submission(std::string(4 * small_bytes, 'x')), deadline,
+                 outcomes.of("big"));
+  for (std::size_t i = 0; i < 4; ++i) {
+    REQUIRE(calls.made.size() == i + 1);
+    calls.store(i);
+  }
+  CHECK(names(calls.made[1].request) == std::vector<std::string>{"s1", "s2"});
+  CHECK(names(calls.made[2].request) == std::vector<std::string>{"s3"});
+  CHECK(calls.made[3].request.submissions_size() == 1);  // over the cap, but sent alone
+  CHECK(outcomes.by_name.size() == 5);
+}
+
+TEST_CASE("submissions: beyond max_waiting they are refused at once", "[gateway]") {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher(calls.call(), {.max_calls = 1, .max_waiting = 2});
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  for (const char* name : {"a", "b", "c", "d"}) {
+    batcher.submit(kFormA, submission(name), deadline, outcomes.of(name));
+  }
+  CHECK(outcomes.by_name == std::map<std::string, std::string>{{"d", "SERVICE_UNAVAILABLE"}});
+  calls.store(0);
+  calls.store(1);
+  CHECK(names(calls.made[1].request) == std::vector<std::string>{"b", "c"});
 }
