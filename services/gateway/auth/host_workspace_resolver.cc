@@ -56,16 +56,19 @@ const WorkspaceOutcome* HostWorkspaceResolver::remembered(const std::string& sub
 void HostWorkspaceResolver::resolve(std::string_view raw_host, Done done) {
   std::string subdomain = subdomainOfHost(raw_host, settings_.public_host_suffix);
   if (!isValidSubdomain(subdomain)) return done(WorkspaceOutcome{WorkspaceOutcome::Kind::kUnknown});
+  std::optional<WorkspaceOutcome> known;
   {
     std::lock_guard lock(mutex_);
     if (const auto* outcome = remembered(subdomain)) {
-      WorkspaceOutcome copy = *outcome;
-      return done(std::move(copy));
+      known = *outcome;
+    } else {
+      auto [waiting, first] = waiting_.try_emplace(subdomain);
+      waiting->second.push_back(std::move(done));
+      if (!first) return;  // answered with the lookup under way
     }
-    auto [waiting, first] = waiting_.try_emplace(subdomain);
-    waiting->second.push_back(std::move(done));
-    if (!first) return;  // answered with the lookup under way
   }
+  // Outside the lock: `done` goes on with the request.
+  if (known) return done(std::move(*known));
   lookup_(subdomain + "." + settings_.public_host_suffix,
           [this, subdomain](WorkspaceOutcome outcome) {
             std::vector<Done> waiters;

@@ -112,3 +112,15 @@ TEST_CASE("hosts: an unavailable answer is given to every waiter and not remembe
   CHECK(b->kind == WorkspaceOutcome::Kind::kUnavailable);
   CHECK(f.now("acme.feedback.test") == WorkspaceOutcome::Kind::kFound);  // asked again
 }
+
+TEST_CASE("hosts: no lock is held while answering, so an answer may resolve again", "[gateway]") {
+  Fixture f;
+  CHECK(f.now("acme.feedback.test") == WorkspaceOutcome::Kind::kFound);
+  bool inner = false;
+  f.resolver.resolve("acme.feedback.test", [&](WorkspaceOutcome) {
+    f.resolver.resolve("acme.feedback.test", [&](WorkspaceOutcome o) {
+      inner = o.kind == WorkspaceOutcome::Kind::kFound;
+    });
+  });
+  CHECK(inner);
+}
