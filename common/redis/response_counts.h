@@ -37,7 +37,10 @@
 // kMaxPageAgeSeconds after the read that made them valid, a bound on any error elsewhere.
 // A count is only raised, so a Redis restored from an older snapshot would hold counts
 // below the truth and trust them: this Redis keeps no snapshot (it only caches PostgreSQL),
-// and after a restart the keys are simply absent.
+// and after a restart the keys are simply absent. For the same reason it must not evict
+// keys (maxmemory-policy noeviction) nor be replaced by a lagging replica; and whatever
+// raises a count's lifetime raises that of what is still pending, so that a count never
+// outlives a submission it lacks.
 
 #include <string>
 #include <string_view>
@@ -94,7 +97,8 @@ inline constexpr std::string_view kSettleScript =
     "redis.call('SET', KEYS[3], count .. ':' .. ARGV[3], 'EX', ARGV[2]) "
     "for i = 5, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end "
     "if tonumber(ARGV[1]) >= 0 then "
-    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[4]) end return 1";
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[4]) end "
+    "if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end return 1";
 
 // A gateway's count read from PostgreSQL. KEYS[1] = count key, KEYS[2] = pending key;
 // ARGV[1] = the count, ARGV[2] = TTL, ARGV[3] = settledBefore() of the read. Raises the count
@@ -103,7 +107,8 @@ inline constexpr std::string_view kRecoverScript =
     "local count = redis.call('GET', KEYS[1]) "
     "if not count or tonumber(count) < tonumber(ARGV[1]) then "
     "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
-    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3]) return 1";
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3]) "
+    "if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end return 1";
 
 // A gateway's token for a link no settlement has given a current one lately (none since a
 // loss of Redis data or for kTtlSeconds, or one that names an older count: set before a

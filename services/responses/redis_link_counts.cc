@@ -1,5 +1,7 @@
 #include "services/responses/redis_link_counts.h"
 
+#include <limits>
+
 #include "common/core/errors.h"
 #include "common/core/ids.h"
 #include "common/core/log.h"
@@ -66,13 +68,13 @@ bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) 
   return reply && reply->type != RedisReply::Type::kError;
 }
 
-void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<int64_t> completed,
+void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<CountRead> count,
                              const std::vector<std::string>& submissions) {
-  // The count was read just before this call: a minute is more than any read takes.
-  constexpr int64_t kReadAtMostMs = 60 * 1000;
-  Owed owed{completed.value_or(-1),
-            responsecount::settledBefore(nowMicros() / 1000 - kReadAtMostMs),
-            {submissions.begin(), submissions.end()}};
+  // Without a count nothing is trimmed; merged with one, the earliest cutoff wins.
+  Owed owed{
+      count ? count->completed : -1,
+      count ? responsecount::settledBefore(count->started_ms) : std::numeric_limits<int64_t>::max(),
+      {submissions.begin(), submissions.end()}};
   if (trySettle(link_uuid, owed)) return;
   counters_.increment("response_count_settle_failures_total");
   std::lock_guard lock(mutex_);

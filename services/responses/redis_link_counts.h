@@ -23,13 +23,14 @@ class RedisLinkCounts final : public LinkCounts {
   ~RedisLinkCounts() override;
 
   void begin(const std::string& link_uuid, const std::vector<std::string>& submissions) override;
-  void settle(const std::string& link_uuid, std::optional<int64_t> completed,
+  void settle(const std::string& link_uuid, std::optional<CountRead> count,
               const std::vector<std::string>& submissions) override;
 
  private:
   struct Owed {
-    int64_t count = -1;          // highest count to raise to; -1: none
-    int64_t settled_before = 0;  // responsecount::settledBefore() of the earliest count read
+    int64_t count = -1;  // highest count to raise to; -1: none
+    // responsecount::settledBefore() of the earliest count read; the int64 maximum: none
+    int64_t settled_before = 0;
     std::set<std::string> submissions;
   };
   bool trySettle(const std::string& link_uuid, const Owed& owed);

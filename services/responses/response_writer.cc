@@ -7,6 +7,7 @@
 
 #include "common/core/errors.h"
 #include "common/core/log.h"
+#include "common/core/time.h"
 #include "services/responses/pg_responses_store.h"
 
 namespace feedback::responses {
@@ -91,13 +92,16 @@ void writeBatch(ResponsesStore& store, LinkCounts& counts,
   for (const auto& [link, entry] : completing) by_workspace[entry.workspace_uuid].push_back(link);
   for (const auto& [workspace, links] : by_workspace) {
     std::map<std::string, int64_t> read;
+    const int64_t started_ms = nowMicros() / 1000;
     try {
       read = store.completedCounts(workspace, links);
     } catch (const std::exception& e) {
       log::warn("response_count_unread", {{"workspace_uuid", workspace}, {"error", e.what()}});
       continue;
     }
-    for (const auto& link : links) counts.settle(link, read[link], completing[link].submissions);
+    for (const auto& link : links) {
+      counts.settle(link, CountRead{read[link], started_ms}, completing[link].submissions);
+    }
   }
 }
 

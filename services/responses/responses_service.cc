@@ -132,13 +132,14 @@ class CountedSubmission {
     settled_ = true;
     const std::string& link = form_.link().uuid();
     std::map<std::string, int64_t> counts;
+    const int64_t started_ms = nowMicros() / 1000;
     try {
       counts = store_.completedCounts(form_.workspaceUuid(), {link});
     } catch (const std::exception& e) {
       log::warn("response_count_unread", {{"link_uuid", link}, {"error", e.what()}});
       return;
     }
-    counts_.settle(link, counts[link], submission_);
+    counts_.settle(link, CountRead{counts[link], started_ms}, submission_);
   }
 
   // When the write failed. A lost connection may have lost the answer to a commit that

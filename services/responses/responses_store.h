@@ -90,6 +90,12 @@ class ResponsesStore {
       const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) = 0;
 };
 
+// A link's completed responses read from PostgreSQL, and when the read started.
+struct CountRead {
+  int64_t completed = 0;
+  int64_t started_ms = 0;  // since the epoch
+};
+
 // The links' completed counts as the gateways read them (common/redis/response_counts.h).
 // Submissions are named by ids unique to each attempt at committing one.
 class LinkCounts {
@@ -101,7 +107,7 @@ class LinkCounts {
   // After they committed, with a count read after the commit; or with nullopt when they did
   // not commit. Never throws: what fails is retried in the background; settling twice is
   // harmless.
-  virtual void settle(const std::string& link_uuid, std::optional<int64_t> completed,
+  virtual void settle(const std::string& link_uuid, std::optional<CountRead> count,
                       const std::vector<std::string>& submissions) = 0;
 };
 

@@ -526,10 +526,13 @@ def a_lost_settlement_keeps_its_link_exact_until_a_later_read_settles_it():
     redis("SET", count_key(L), "1")
     redis("ZADD", f"fb:link:{{{L}}}:pending", str(now_ms - 11 * 60 * 1000), "lost:old",
           str(now_ms - 60 * 1000), "lost:recent")
+    # What is still pending lives as long as the count that lacks it.
+    redis("EXPIRE", f"fb:link:{{{L}}}:pending", "100")
     for _ in range(2):
         assert expect(ws.call("GET", f"links/{L}/"), 200)["response_count"] == 2
     wait_until(lambda: redis_count(L) == "2" and _pending(L) == {"lost:recent"}, timeout=5,
                what="the old entry settled by the read, the recent one kept")
+    assert int(redis("TTL", f"fb:link:{{{L}}}:pending")) > 24 * 3600 - 60
     redis("ZADD", f"fb:link:{{{L}}}:pending", str(now_ms - 12 * 60 * 1000), "lost:older")
     ws.complete("lost-settle", {"comment": "third"})
     assert _pending(L) == {"lost:recent"}, "the submission's settlement kept an entry it counted"

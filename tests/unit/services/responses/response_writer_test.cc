@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/core/errors.h"
+#include "common/core/time.h"
 
 namespace responses = feedback::responses;
 using feedback::ApiError;
@@ -53,13 +54,17 @@ class FakeCounts final : public responses::LinkCounts {
   std::set<std::string> unavailable;  // links whose begin fails
   std::map<std::string, int64_t> begun;
   std::vector<std::tuple<std::string, std::optional<int64_t>, int64_t>> settled;
+  const int64_t began_ms = feedback::nowMicros() / 1000;
   void begin(const std::string& link, const std::vector<std::string>& ids) override {
     if (unavailable.count(link)) throw ApiError(ErrorCode::kServiceUnavailable);
     begun[link] += static_cast<int64_t>(ids.size());
   }
-  void settle(const std::string& link, std::optional<int64_t> count,
+  void settle(const std::string& link, std::optional<responses::CountRead> count,
               const std::vector<std::string>& ids) override {
-    settled.emplace_back(link, count, static_cast<int64_t>(ids.size()));
+    // The count was read after the commit, which came after the test began.
+    if (count) CHECK(count->started_ms >= began_ms);
+    settled.emplace_back(link, count ? std::optional(count->completed) : std::nullopt,
+                         static_cast<int64_t>(ids.size()));
   }
 };
 

@@ -116,10 +116,10 @@ class FakeCounts final : public responses::LinkCounts {
     begun.insert(begun.end(), ids.begin(), ids.end());
     pending.insert(ids.begin(), ids.end());
   }
-  void settle(const std::string& link, std::optional<int64_t> count,
+  void settle(const std::string& link, std::optional<responses::CountRead> count,
               const std::vector<std::string>& ids) override {
     if (count) {
-      published.emplace_back(link, *count);
+      published.emplace_back(link, count->completed);
     } else {
       released += static_cast<int>(ids.size());
     }
