@@ -66,6 +66,9 @@ ApiError fromStatus(const grpc::Status& status) {
     case grpc::StatusCode::DEADLINE_EXCEEDED:
     case grpc::StatusCode::RESOURCE_EXHAUSTED:
     case grpc::StatusCode::CANCELLED:
+    // A peer of another version, during a rolling update: retried later, it meets one that
+    // knows the call.
+    case grpc::StatusCode::UNIMPLEMENTED:
       return ApiError(ErrorCode::kServiceUnavailable);
     case grpc::StatusCode::NOT_FOUND:
       return ApiError(ErrorCode::kNotFound);
