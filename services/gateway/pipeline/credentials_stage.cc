@@ -43,6 +43,12 @@ std::vector<RedisCommand> CredentialsStage::routePrefetch(RequestContext& ctx) c
   return ctx.prefetch_sent;
 }
 
+void CredentialsStage::received(RequestContext& ctx, RedisReplies replies) const {
+  ctx.prefetched = std::move(replies);
+  // A reconnection while the read was under way: the answers may come from either connection.
+  if (reader_.connectionEpoch() != ctx.prefetch_epoch) ctx.prefetch_epoch = 0;
+}
+
 void CredentialsStage::decode(const ContextPtr& ctx, Chain chain) {
   if (ctx->route->attributes.access == Access::kPublic) return publicHost(ctx, std::move(chain));
   apiKey(ctx, std::move(chain));
@@ -55,7 +61,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
         errorResponse(ApiError(ErrorCode::kAuthenticationRequired), ctx->request_id));
   }
   auto prefetch = routePrefetch(*ctx);
-  keys_.authenticate(key, std::move(prefetch), [ctx, chain](AuthOutcome outcome) {
+  keys_.authenticate(key, std::move(prefetch), [this, ctx, chain](AuthOutcome outcome) {
     switch (outcome.kind) {
       case AuthOutcome::Kind::kRejected:
         return chain.reply(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
@@ -68,7 +74,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
     }
     ctx->key_hash = std::move(outcome.key_hash);
     ctx->caller = std::move(outcome.caller);
-    ctx->prefetched = std::move(outcome.prefetched);
+    received(*ctx, std::move(outcome.prefetched));
     chain.next();
   });
 }
@@ -91,9 +97,9 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
     auto prefetch = routePrefetch(*ctx);
     if (prefetch.empty()) return chain.next();
     const std::size_t count = prefetch.size();
-    reader_.read(std::move(prefetch), [ctx, chain, count](RedisReplies replies) {
+    reader_.read(std::move(prefetch), [this, ctx, chain, count](RedisReplies replies) {
       replies.resize(count);
-      ctx->prefetched = std::move(replies);
+      received(*ctx, std::move(replies));
       chain.next();
     });
   });

@@ -40,6 +40,8 @@ class CredentialsStage final : public Stage {
   void publicHost(const ContextPtr& ctx, Chain chain);
   // The route's Redis commands, recorded in `ctx` with the epoch and time they are sent at.
   std::vector<RedisCommand> routePrefetch(RequestContext& ctx) const;
+  // The prefetch's answers into `ctx`, and whether its epoch is still known.
+  void received(RequestContext& ctx, RedisReplies replies) const;
 
   KeyAuthenticator& keys_;
   WorkspaceResolver& hosts_;

@@ -37,9 +37,10 @@ struct RequestContext {
   // did not answer).
   std::vector<RedisCommand> prefetch_sent;
   std::vector<std::optional<RedisReply>> prefetched;
-  // Taken just before the prefetch was sent: the Redis connection's epoch
-  // (RedisClient::connectionEpoch) and the time. What is kept from its answers is dated
-  // from these, never later than the read.
+  // The Redis connection's epoch (RedisClient::connectionEpoch) that answered the prefetch,
+  // known when it was the same before the prefetch was sent and after its answer came; 0
+  // when not (Redis reconnected meanwhile), and then nothing read is kept. And the time just
+  // before it was sent: what is kept from its answers is dated no later than the read.
   uint64_t prefetch_epoch = 0;
   std::chrono::steady_clock::time_point prefetch_sent_at;
   // SHA-256 hex of the request's API key; empty on public routes.

@@ -80,6 +80,7 @@ std::optional<std::string> completedPagesValidity(const std::optional<RedisReply
                                                   const std::optional<RedisReply>& pending,
                                                   const std::optional<RedisReply>& changes,
                                                   uint64_t redis_epoch) {
+  if (redis_epoch == 0) return std::nullopt;  // not known
   if (!pending || pending->type != RedisReply::Type::kInteger || pending->integer != 0) {
     return std::nullopt;
   }

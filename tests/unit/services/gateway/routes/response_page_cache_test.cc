@@ -127,6 +127,8 @@ TEST_CASE("page validity: nothing pending and a token naming the count read, per
           "[cache]") {
   CHECK(completedPagesValidity(text("12"), integer(0), text("12:abc"), 3) == "12:abc@3");
   CHECK(completedPagesValidity(text("12"), integer(0), text("12:abc"), 4) != "12:abc@3");
+  // The connection that answered is not known (Redis reconnected during the read).
+  CHECK_FALSE(completedPagesValidity(text("12"), integer(0), text("12:abc"), 0));
   // A submission pending: its commit may already be visible, its settlement not yet.
   CHECK_FALSE(completedPagesValidity(text("12"), integer(1), text("12:abc"), 3));
   // A count the token does not name: raised by a settlement that kept the token (a
