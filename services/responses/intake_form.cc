@@ -51,6 +51,8 @@ IntakeForm::IntakeForm(const feedback::responses::v1::IntakeLink& link)
 }
 
 std::shared_ptr<const IntakeForm> IntakeForms::of(const feedback::responses::v1::IntakeLink& link) {
+  // Without a version nothing tells one state of the link from another.
+  if (link.link().version() <= 0) return std::make_shared<const IntakeForm>(link);
   std::string key = link.workspace_uuid();
   key += '/';
   key += link.link().uuid();

@@ -41,6 +41,10 @@ TEST_CASE("intake forms: compiled once per link version and workspace", "[respon
   CHECK(first->rules().find("how")->prompt == "How was it?");  // still whole for its holders
   CHECK(forms.of(link(kOtherWs, kLink, 1)) != first);
   CHECK(forms.of(link(kOtherWs, kLink, 1))->workspaceUuid() == kOtherWs);
+  // Without a version, never kept.
+  auto unversioned = forms.of(link(kWs, kLink, 0));
+  CHECK(forms.of(link(kWs, kLink, 0, "Changed?")) != unversioned);
+  CHECK(forms.of(link(kWs, kLink, 0, "Changed?"))->rules().find("how")->prompt == "Changed?");
 }
 
 TEST_CASE("intake forms: malformed links are refused, never kept; the table is bounded",
