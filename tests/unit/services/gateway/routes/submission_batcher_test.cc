@@ -75,20 +75,33 @@ std::vector<std::string> names(const rv1::CreateCompletedResponsesRequest& reque
   return out;
 }
 
+// A batcher with fake calls, and what each submission was answered.
+struct Fixture {
+  FakeCalls calls;
+  Outcomes outcomes;
+  SubmissionBatcher batcher;
+  const SubmissionBatcher::Deadline deadline = Clock::now() + std::chrono::seconds(5);
+  explicit Fixture(SubmissionLimits limits) : batcher(calls.call(), limits) {}
+  // Submits `name` (its email, and its outcome's key) to `form`'s link.
+  void submit(const std::shared_ptr<const IntakeForm>& form, const std::string& name,
+              std::optional<SubmissionBatcher::Deadline> at = std::nullopt) {
+    batcher.submit(form, submission(name), at.value_or(deadline), outcomes.of(name));
+  }
+};
+
 }  // namespace
 
 TEST_CASE("submissions: a lone one goes at once; others wait and go together", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
+  Fixture f({.max_calls = 1});
+  auto& [calls, outcomes, batcher, deadline] = f;
   const auto t0 = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("a"), t0, outcomes.of("a"));
+  f.submit(kFormA, "a", t0);
   REQUIRE(calls.made.size() == 1);
   CHECK(names(calls.made[0].request) == std::vector<std::string>{"a"});
   CHECK(calls.made[0].deadline == t0);
 
-  batcher.submit(kFormA, submission("b"), t0 + std::chrono::seconds(1), outcomes.of("b"));
-  batcher.submit(kFormA, submission("c"), t0 - std::chrono::seconds(1), outcomes.of("c"));
+  f.submit(kFormA, "b", t0 + std::chrono::seconds(1));
+  f.submit(kFormA, "c", t0 - std::chrono::seconds(1));
   CHECK(calls.made.size() == 1);  // the one call allowed is under way
   calls.store(0);
   CHECK(outcomes.by_name == std::map<std::string, std::string>{{"a", "a"}});
@@ -101,13 +114,11 @@ TEST_CASE("submissions: a lone one goes at once; others wait and go together", "
 }
 
 TEST_CASE("submissions: each is answered with its own result", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("first"), deadline, outcomes.of("first"));
-  batcher.submit(kFormA, submission("ok"), deadline, outcomes.of("ok"));
-  batcher.submit(kFormA, submission("bad"), deadline, outcomes.of("bad"));
+  Fixture f({.max_calls = 1});
+  auto& [calls, outcomes, batcher, deadline] = f;
+  f.submit(kFormA, "first");
+  f.submit(kFormA, "ok");
+  f.submit(kFormA, "bad");
   calls.store(0);
   rv1::CreateCompletedResponsesResponse answer;
   answer.add_results()->set_record_json("stored-ok");
@@ -119,15 +130,13 @@ TEST_CASE("submissions: each is answered with its own result", "[gateway]") {
 }
 
 TEST_CASE("submissions: a failed call fails each of them; a short answer too", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), {.max_calls = 2});
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("a"), deadline, outcomes.of("a"));
-  batcher.submit(kFormA, submission("b"), deadline, outcomes.of("b"));
+  Fixture f({.max_calls = 2});
+  auto& [calls, outcomes, batcher, deadline] = f;
+  f.submit(kFormA, "a");
+  f.submit(kFormA, "b");
   REQUIRE(calls.made.size() == 2);  // two calls may be under way
-  batcher.submit(kFormA, submission("c"), deadline, outcomes.of("c"));
-  batcher.submit(kFormA, submission("d"), deadline, outcomes.of("d"));
+  f.submit(kFormA, "c");
+  f.submit(kFormA, "d");
   calls.made[0].answered(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"), {});
   CHECK(outcomes.by_name.at("a") == "SERVICE_UNAVAILABLE");
   REQUIRE(calls.made.size() == 3);
@@ -140,15 +149,12 @@ TEST_CASE("submissions: a failed call fails each of them; a short answer too", "
 }
 
 TEST_CASE("submissions: a call carries each link once", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormB, submission("first"), deadline, outcomes.of("first"));
+  Fixture f({.max_calls = 1});
+  auto& [calls, outcomes, batcher, deadline] = f;
+  f.submit(kFormB, "first");
   const std::pair<const char*, std::shared_ptr<const IntakeForm>> order[] = {
       {"a1", kFormA}, {"b1", kFormB}, {"a2", kFormA}, {"a3", kFormA}, {"b2", kFormB}};
-  for (const auto& [name, f] : order)
-    batcher.submit(f, submission(name), deadline, outcomes.of(name));
+  for (const auto& [name, form] : order) f.submit(form, name);
   calls.store(0);
   REQUIRE(calls.made.size() == 2);
   const auto& request = calls.made[1].request;
@@ -165,12 +171,10 @@ TEST_CASE("submissions: a call carries each link once", "[gateway]") {
 }
 
 TEST_CASE("submissions: a call carries at most max_batch of them", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), {.max_calls = 1, .max_batch = 2});
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  Fixture f({.max_calls = 1, .max_batch = 2});
+  auto& [calls, outcomes, batcher, deadline] = f;
   for (const char* name : {"a", "b", "c", "d", "e", "f"}) {
-    batcher.submit(kFormA, submission(name), deadline, outcomes.of(name));
+    f.submit(kFormA, name);
   }
   for (std::size_t i = 0; i < 4; ++i) {
     REQUIRE(calls.made.size() == i + 1);
@@ -183,14 +187,12 @@ TEST_CASE("submissions: a call carries at most max_batch of them", "[gateway]") 
 }
 
 TEST_CASE("submissions: one still waiting at its deadline is refused, not sent", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), {.max_calls = 1});
+  Fixture f({.max_calls = 1});
+  auto& [calls, outcomes, batcher, deadline] = f;
   const auto later = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("first"), later, outcomes.of("first"));
-  batcher.submit(kFormA, submission("late"), Clock::now() + std::chrono::milliseconds(1),
-                 outcomes.of("late"));
-  batcher.submit(kFormA, submission("on-time"), later, outcomes.of("on-time"));
+  f.submit(kFormA, "first", later);
+  f.submit(kFormA, "late", Clock::now() + std::chrono::milliseconds(1));
+  f.submit(kFormA, "on-time", later);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   calls.store(0);
   CHECK(outcomes.by_name.at("late") == "SERVICE_UNAVAILABLE");
@@ -200,16 +202,13 @@ TEST_CASE("submissions: one still waiting at its deadline is refused, not sent",
 }
 
 TEST_CASE("submissions: a call carries at most max_bytes, a large one alone", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
   const std::size_t link_bytes = kFormA->link.ByteSizeLong();
   const std::size_t small_bytes = submission("s1").ByteSizeLong();
-  SubmissionBatcher batcher(calls.call(),
-                            {.max_calls = 1, .max_bytes = link_bytes + 2 * small_bytes});
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
-  batcher.submit(kFormA, submission("s0"), deadline, outcomes.of("s0"));
+  Fixture f({.max_calls = 1, .max_bytes = link_bytes + 2 * small_bytes});
+  auto& [calls, outcomes, batcher, deadline] = f;
+  f.submit(kFormA, "s0");
   for (const char* name : {"s1", "s2", "s3"}) {
-    batcher.submit(kFormA, submission(name), deadline, outcomes.of(name));
+    f.submit(kFormA, name);
   }
   batcher.submit(kFormA, submission(std::string(4 * small_bytes, 'x')), deadline,
                  outcomes.of("big"));
@@ -224,12 +223,10 @@ TEST_CASE("submissions: a call carries at most max_bytes, a large one alone", "[
 }
 
 TEST_CASE("submissions: beyond max_waiting they are refused at once", "[gateway]") {
-  FakeCalls calls;
-  Outcomes outcomes;
-  SubmissionBatcher batcher(calls.call(), {.max_calls = 1, .max_waiting = 2});
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  Fixture f({.max_calls = 1, .max_waiting = 2});
+  auto& [calls, outcomes, batcher, deadline] = f;
   for (const char* name : {"a", "b", "c", "d"}) {
-    batcher.submit(kFormA, submission(name), deadline, outcomes.of(name));
+    f.submit(kFormA, name);
   }
   CHECK(outcomes.by_name == std::map<std::string, std::string>{{"d", "SERVICE_UNAVAILABLE"}});
   calls.store(0);
