@@ -337,6 +337,11 @@ def a_wrong_token_is_404_even_when_the_answer_is_invalid():
             ("POST", f"/i/tok/responses/{st['uuid']}/submit/", {"answers": "not an object"}),
             ("POST", f"/i/tok/responses/{st['uuid']}/submit/", {"extra": 1})):
         expect(ws.intake(method, path, json=body), 404, None)
+    # Nor whether it is JSON at all.
+    for method, path in (("PUT", f"/i/tok/responses/{st['uuid']}/answers/n/"),
+                         ("POST", f"/i/tok/responses/{st['uuid']}/submit/")):
+        for body, content_type in ((b'{"value": ', "application/json"), (b'{}', "text/plain")):
+            expect(ws.intake(method, path, body=body, headers={"Content-Type": content_type}), 404, None)
     assert state(link["uuid"]) == before
 
 

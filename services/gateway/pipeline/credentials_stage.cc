@@ -50,7 +50,14 @@ void CredentialsStage::received(RequestContext& ctx, RedisReplies replies) const
 }
 
 void CredentialsStage::decode(const ContextPtr& ctx, Chain chain) {
-  if (ctx->route->attributes.access == Access::kPublic) return publicHost(ctx, std::move(chain));
+  const auto& attributes = ctx->route->attributes;
+  if (attributes.access == Access::kPublic) {
+    if (attributes.response_token && ctx->request.header("x-response-token").empty()) {
+      return chain.reply(
+          errorResponse(ApiError(ErrorCode::kNotFound, "No such response."), ctx->request_id));
+    }
+    return publicHost(ctx, std::move(chain));
+  }
   apiKey(ctx, std::move(chain));
 }
 

@@ -69,13 +69,16 @@ struct RouteAttributes {
   std::string_view scope;
   // A POST that honours Idempotency-Key (API-CONTRACT.md section 7).
   bool idempotent = false;
+  // With kPublic, a call on a started response: without an X-Response-Token header it is
+  // answered 404 before anything else about it is judged (API-CONTRACT.md section 5).
+  bool response_token = false;
 };
 
 inline RouteAttributes withKey(std::string_view scope, bool idempotent = false) {
   return {Access::kApiKey, scope, idempotent};
 }
-inline RouteAttributes publicRoute(bool idempotent = false) {
-  return {Access::kPublic, {}, idempotent};
+inline RouteAttributes publicRoute(bool idempotent = false, bool response_token = false) {
+  return {Access::kPublic, {}, idempotent, response_token};
 }
 
 // May throw ApiError before responding; the pipeline turns it into the error answer.

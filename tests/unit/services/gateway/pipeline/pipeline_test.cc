@@ -146,6 +146,8 @@ struct Fixture {
                       {"GET", ctx.caller.workspace().uuid() + "/" + ctx.params.at(0)}};
                 }});
     routes.add(Method::kPost, "/i/{slug}/submit/", {publicRoute(true), handler});
+    routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
+               {publicRoute(true, true), handler});
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));
     stages.push_back(std::make_unique<CredentialsStage>(keys, hosts, reader));
@@ -312,6 +314,33 @@ TEST_CASE("pipeline: a prefetch is dated by the Redis connection that answered i
   CHECK(
       json(f.send("GET", "/i/nps/form/", {{"host", "acme.feedback.test"}})).at("prefetch_epoch") ==
       0);
+}
+
+TEST_CASE("pipeline: a call on a response without its token is 404 before anything else",
+          "[gateway]") {
+  Fixture f;
+  const std::string path = std::string("/i/nps/responses/") + kUuid + "/submit/";
+  for (const auto& [type, body] : std::vector<std::pair<std::string, std::string>>{
+           {"application/json", "{}"}, {"application/json", "{not json"}, {"text/plain", "{}"}}) {
+    auto r = f.send("POST", path, {{"host", "acme.feedback.test"}, {"content-type", type}}, body);
+    CHECK(r.status == 404);
+  }
+  // Not even the host is looked up.
+  f.hosts.down = true;
+  CHECK(f.send("POST", path, {{"host", "acme.feedback.test"}}, "{}").status == 404);
+  f.hosts.down = false;
+  auto with = f.send("POST", path,
+                     {{"host", "acme.feedback.test"},
+                      {"content-type", "application/json"},
+                      {"x-response-token", "t"}},
+                     "{}");
+  CHECK(with.status == 200);
+  CHECK(f.send("POST", path,
+               {{"host", "acme.feedback.test"},
+                {"content-type", "text/plain"},
+                {"x-response-token", "t"}},
+               "{}")
+            .status == 415);
 }
 
 TEST_CASE("pipeline: bodies are JSON objects of a JSON media type", "[gateway]") {
