@@ -16,7 +16,6 @@ namespace {
 namespace rv1 = feedback::responses::v1;
 using api::renderAnswer;
 using api::renderResponse;
-using api::writeResponse;
 using Stub = std::shared_ptr<rv1::ResponsesService::Stub>;
 using FormPtr = std::shared_ptr<const IntakeForm>;
 
@@ -29,11 +28,10 @@ void setLink(rv1::IntakeLink& out, const IntakeForm& form) {
   *out.mutable_link() = form.link;
 }
 
-// The response token; a call without one is answered like one with a wrong one (404).
+// The response token. Routes on a response declare that they need it, so the credentials
+// stage has already answered a call without one (404).
 std::string responseToken(const RequestContext& ctx) {
-  std::string_view token = ctx.request.header("x-response-token");
-  if (token.empty()) throw ApiError(ErrorCode::kNotFound, "No such response.");
-  return std::string(token);
+  return std::string(ctx.request.header("x-response-token"));
 }
 
 std::optional<std::string> email(const JsonFields& fields) {
@@ -75,118 +73,89 @@ HttpResponse recordResponse(int status, const rv1::Response& response) {
   return jsonResponse(status, renderResponse(response));
 }
 
-// GET /i/{slug}/form/ and POST /i/{slug}/responses/ (a start).
-void addFormAndStart(Routes& routes, IntakeLinks& links, const Stub& responses) {
-  routes.add(
-      Method::kGet, "/i/{slug}/form/",
-      intakeRoute(links, publicRoute(), [](const ContextPtr&, Respond respond, FormPtr form) {
-        respond(jsonResponse(200, form->form_json));
-      }));
-
-  routes.add(Method::kPost, "/i/{slug}/responses/",
-             intakeRoute(links, publicRoute(true),
-                         [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
-                           JsonFields body(ctx->body, "", {"respondent_email"});
-                           rv1::StartResponseRequest request;
-                           setLink(*request.mutable_link(), *form);
-                           if (auto e = email(body)) request.set_respondent_email(*e);
-                           callBackend<rv1::StartResponseResponse>(
-                               ctx, std::move(respond), std::move(request),
-                               [responses](auto* c, auto* q, auto* r, auto done) {
-                                 responses->async()->StartResponse(c, q, r, std::move(done));
-                               },
-                               [](const rv1::StartResponseResponse& r) {
-                                 std::string out;
-                                 JsonWriter(out)
-                                     .beginObject()
-                                     .field("uuid", r.uuid())
-                                     .field("session_id", r.session_id())
-                                     .field("token", r.token())
-                                     .endObject();
-                                 return jsonResponse(201, std::move(out));
-                               });
-                         }));
+// POST /i/{slug}/responses/: a start.
+void startResponse(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
+  JsonFields body(ctx->body, "", {"respondent_email"});
+  rv1::StartResponseRequest request;
+  setLink(*request.mutable_link(), *form);
+  if (auto e = email(body)) request.set_respondent_email(*e);
+  callBackend<rv1::StartResponseResponse>(
+      ctx, std::move(respond), std::move(request),
+      [responses](auto* c, auto* q, auto* r, auto done) {
+        responses->async()->StartResponse(c, q, r, std::move(done));
+      },
+      [](const rv1::StartResponseResponse& r) {
+        std::string out;
+        JsonWriter(out)
+            .beginObject()
+            .field("uuid", r.uuid())
+            .field("session_id", r.session_id())
+            .field("token", r.token())
+            .endObject();
+        return jsonResponse(201, std::move(out));
+      });
 }
 
-// PUT .../answers/{field_key}/ and POST .../submit/ of a started response.
-void addAnswerAndSubmit(Routes& routes, IntakeLinks& links, const Stub& responses) {
-  routes.add(Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
-             intakeRoute(links, publicRoute(false, true),
-                         [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
-                           // The token first (the route's attributes already refused a call without
-                           // one).
-                           auto token = responseToken(*ctx);
-                           JsonFields body(ctx->body, "", {"value"});
-                           const auto* value = ctx->body.if_contains("value");
-                           if (!value) {
-                             throw ApiError(ErrorCode::kValidationError,
-                                            "'value' is required (null clears it).",
-                                            {{"value", "is required"}});
-                           }
-                           rv1::SaveAnswerRequest request;
-                           setLink(*request.mutable_link(), *form);
-                           request.set_response_uuid(ctx->params.at(1));
-                           request.set_token(std::move(token));
-                           request.mutable_answer()->set_field_key(ctx->params.at(2));
-                           if (!value->is_null())
-                             request.mutable_answer()->set_value_json(jsonText(*value));
-                           callBackend<rv1::SaveAnswerResponse>(
-                               ctx, std::move(respond), std::move(request),
-                               [responses](auto* c, auto* q, auto* r, auto done) {
-                                 responses->async()->SaveAnswer(c, q, r, std::move(done));
-                               },
-                               [](const rv1::SaveAnswerResponse& r) {
-                                 return jsonResponse(200, renderAnswer(r.answer()));
-                               });
-                         }));
+// PUT /i/{slug}/responses/{uuid}/answers/{field_key}/
+void saveAnswer(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
+  JsonFields body(ctx->body, "", {"value"});
+  const auto* value = ctx->body.if_contains("value");
+  if (!value) {
+    throw ApiError(ErrorCode::kValidationError, "'value' is required (null clears it).",
+                   {{"value", "is required"}});
+  }
+  rv1::SaveAnswerRequest request;
+  setLink(*request.mutable_link(), *form);
+  request.set_response_uuid(ctx->params.at(1));
+  request.set_token(responseToken(*ctx));
+  request.mutable_answer()->set_field_key(ctx->params.at(2));
+  if (!value->is_null()) request.mutable_answer()->set_value_json(jsonText(*value));
+  callBackend<rv1::SaveAnswerResponse>(
+      ctx, std::move(respond), std::move(request),
+      [responses](auto* c, auto* q, auto* r, auto done) {
+        responses->async()->SaveAnswer(c, q, r, std::move(done));
+      },
+      [](const rv1::SaveAnswerResponse& r) { return jsonResponse(200, renderAnswer(r.answer())); });
+}
 
-  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
-             intakeRoute(links, publicRoute(true, true),
-                         [responses](const ContextPtr& ctx, Respond respond, FormPtr form) {
-                           auto token = responseToken(*ctx);  // first, as above
-                           JsonFields body(ctx->body, "", {"answers"});
-                           rv1::SubmitResponseRequest request;
-                           setLink(*request.mutable_link(), *form);
-                           request.set_response_uuid(ctx->params.at(1));
-                           request.set_token(std::move(token));
-                           readAnswers(body.object("answers"), request);
-                           callBackend<rv1::SubmitResponseResponse>(
-                               ctx, std::move(respond), std::move(request),
-                               [responses](auto* c, auto* q, auto* r, auto done) {
-                                 responses->async()->SubmitResponse(c, q, r, std::move(done));
-                               },
-                               [](const rv1::SubmitResponseResponse& r) {
-                                 return recordResponse(200, r.response());
-                               });
-                         }));
+// POST /i/{slug}/responses/{uuid}/submit/
+void submitResponse(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
+  JsonFields body(ctx->body, "", {"answers"});
+  rv1::SubmitResponseRequest request;
+  setLink(*request.mutable_link(), *form);
+  request.set_response_uuid(ctx->params.at(1));
+  request.set_token(responseToken(*ctx));
+  readAnswers(body.object("answers"), request);
+  callBackend<rv1::SubmitResponseResponse>(
+      ctx, std::move(respond), std::move(request),
+      [responses](auto* c, auto* q, auto* r, auto done) {
+        responses->async()->SubmitResponse(c, q, r, std::move(done));
+      },
+      [](const rv1::SubmitResponseResponse& r) { return recordResponse(200, r.response()); });
 }
 
 // POST /i/{slug}/submit/: a response in one call, sent with those arriving meanwhile.
-void addOneCallSubmit(Routes& routes, IntakeLinks& links, SubmissionBatcher& submissions) {
-  routes.add(Method::kPost, "/i/{slug}/submit/",
-             intakeRoute(links, publicRoute(true),
-                         [&submissions](const ContextPtr& ctx, Respond respond, FormPtr form) {
-                           JsonFields body(ctx->body, "", {"respondent_email", "answers"});
-                           // Unlike a started response's submit, the one call carries every answer.
-                           if (!body.has("answers")) {
-                             throw ApiError(ErrorCode::kValidationError, "'answers' is required.",
-                                            {{"answers", "is required"}});
-                           }
-                           rv1::CompletedSubmission submission;
-                           if (auto e = email(body)) submission.set_respondent_email(*e);
-                           readAnswers(body.object("answers"), submission);
-                           submission.set_request_id(ctx->request_id);
-                           submissions.submit(
-                               std::move(form), std::move(submission), ctx->deadline,
-                               [ctx, respond](const rv1::CompletedResponseResult& result) {
-                                 if (result.has_record_json()) {
-                                   return respond(jsonResponse(201, result.record_json()));
-                                 }
-                                 respond(errorResponse(
-                                     grpckit::fromStatus(grpckit::fromRpcStatus(result.error())),
-                                     ctx->request_id));
-                               });
-                         }));
+void submitInOneCall(SubmissionBatcher& submissions, const ContextPtr& ctx, Respond respond,
+                     FormPtr form) {
+  JsonFields body(ctx->body, "", {"respondent_email", "answers"});
+  // Unlike a started response's submit, the one call carries every answer.
+  if (!body.has("answers")) {
+    throw ApiError(ErrorCode::kValidationError, "'answers' is required.",
+                   {{"answers", "is required"}});
+  }
+  rv1::CompletedSubmission submission;
+  if (auto e = email(body)) submission.set_respondent_email(*e);
+  readAnswers(body.object("answers"), submission);
+  submission.set_request_id(ctx->request_id);
+  submissions.submit(
+      std::move(form), std::move(submission), ctx->deadline,
+      [ctx, respond](const rv1::CompletedResponseResult& result) {
+        if (result.has_record_json()) {
+          return respond(jsonResponse(201, result.record_json()));
+        }
+        respond(errorResponse(grpckit::fromStatus(grpckit::fromRpcStatus(result.error())),
+                              ctx->request_id));
+      });
 }
 
 }  // namespace
@@ -194,9 +163,28 @@ void addOneCallSubmit(Routes& routes, IntakeLinks& links, SubmissionBatcher& sub
 void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
                      SubmissionBatcher& submissions) {
   Stub responses = rv1::ResponsesService::NewStub(backends.responses);
-  addFormAndStart(routes, links, responses);
-  addAnswerAndSubmit(routes, links, responses);
-  addOneCallSubmit(routes, links, submissions);
+  // A handler of the responses service's calls.
+  auto calling = [responses](auto handler) {
+    return [responses, handler](const ContextPtr& ctx, Respond respond, FormPtr form) {
+      handler(responses, ctx, std::move(respond), std::move(form));
+    };
+  };
+  routes.add(
+      Method::kGet, "/i/{slug}/form/",
+      intakeRoute(links, publicRoute(), [](const ContextPtr&, Respond respond, FormPtr form) {
+        respond(jsonResponse(200, form->form_json));
+      }));
+  routes.add(Method::kPost, "/i/{slug}/responses/",
+             intakeRoute(links, publicRoute(true), calling(startResponse)));
+  routes.add(Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
+             intakeRoute(links, publicRoute(false, true), calling(saveAnswer)));
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
+             intakeRoute(links, publicRoute(true, true), calling(submitResponse)));
+  routes.add(Method::kPost, "/i/{slug}/submit/",
+             intakeRoute(links, publicRoute(true),
+                         [&submissions](const ContextPtr& ctx, Respond respond, FormPtr form) {
+                           submitInOneCall(submissions, ctx, std::move(respond), std::move(form));
+                         }));
 }
 
 }  // namespace feedback::gateway

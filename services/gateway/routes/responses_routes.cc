@@ -138,7 +138,8 @@ void listLinkResponses(const Stub& responses, ResponsePages& pages, const Contex
     if (token_readable && count && count->type == RedisReply::Type::kString && nothing_pending) {
       giveFirstToken(pages.redis, request.link_uuid(), count->str);
     } else if (count && count->type == RedisReply::Type::kNil && nothing_pending) {
-      // Beside this read, not before it: the next read finds the count and gives a token.
+      // Beside this read, not before it: the next read finds the count and gives a token. A
+      // failure costs nothing but the next read's asking again.
       pages.counts.refresh(
           ctx, request.link_uuid(), true, [](int64_t) {}, [](const ApiError&) {});
     }
