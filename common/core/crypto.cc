@@ -30,6 +30,12 @@ std::string sha256Hex(std::string_view data) {
   return toHex(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
+std::string sha1Hex(std::string_view data) {
+  unsigned char digest[SHA_DIGEST_LENGTH];
+  SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return toHex(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
 std::string hmacSha256(std::string_view key, std::string_view data) {
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int length = 0;

@@ -10,6 +10,9 @@ namespace feedback::crypto {
 
 // Lowercase hex SHA-256 of `data`.
 std::string sha256Hex(std::string_view data);
+// Lowercase hex SHA-1 of `data`: only where a protocol names it (Redis script ids), never for
+// secrets.
+std::string sha1Hex(std::string_view data);
 // Raw 32-byte HMAC-SHA256.
 std::string hmacSha256(std::string_view key, std::string_view data);
 std::string base64Encode(std::string_view bytes);

@@ -62,6 +62,9 @@ constexpr std::array kTable = {
               "The body is too large."},
     ErrorSpec{C::kUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", 415, kInvalidArgument,
               "Content-Type must be application/json."},
+    ErrorSpec{C::kIdempotencyKeyInUse, "IDEMPOTENCY_KEY_IN_USE", 409, kAborted,
+              "A request with this Idempotency-Key is still being processed; retry once it "
+              "has been answered."},
     ErrorSpec{C::kIdempotencyKeyReused, "IDEMPOTENCY_KEY_REUSED", 422, kAborted,
               "The Idempotency-Key was used with a different request."},
     ErrorSpec{C::kRateLimited, "RATE_LIMITED", 429, kResourceExhausted, "Rate limit exceeded."},

@@ -37,6 +37,7 @@ enum class ErrorCode {
   kResponseAlreadySubmitted,
   kPayloadTooLarge,
   kUnsupportedMediaType,
+  kIdempotencyKeyInUse,
   kIdempotencyKeyReused,
   kRateLimited,
   kInternalError,

@@ -12,7 +12,9 @@
 #include <deque>
 #include <future>
 #include <thread>
+#include <unordered_map>
 
+#include "common/core/crypto.h"
 #include "common/core/log.h"
 
 namespace asio = boost::asio;
@@ -88,6 +90,10 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     std::function<void(std::string)> on_message;
   };
   std::vector<std::unique_ptr<Subscription>> subscriptions;
+  std::size_t confirmed_subscriptions = 0;
+  std::atomic<bool> is_subscribed{false};
+  // Scripts by SHA-1, loaded on each connection and resent as EVAL after NOSCRIPT.
+  std::unordered_map<std::string, std::string> scripts;
   std::thread thread;
 
   static RedisConnection* of(void* privdata) { return static_cast<RedisConnection*>(privdata); }
@@ -136,12 +142,20 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     if (c->descriptor.is_open()) c->descriptor.release();
   }
 
-  static void onMessage(redisAsyncContext*, void* reply, void* privdata) {
+  static void onMessage(redisAsyncContext* ac, void* reply, void* privdata) {
     // Called for the subscription's confirmation, for every message, and with null when the
     // connection goes away.
     auto* r = static_cast<redisReply*>(reply);
     if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 3) return;
-    if (std::string_view(r->element[0]->str, r->element[0]->len) != "message") return;
+    std::string_view kind(r->element[0]->str, r->element[0]->len);
+    if (kind == "subscribe") {
+      auto* owner = of(ac->ev.data)->owner;
+      if (++owner->confirmed_subscriptions == owner->subscriptions.size()) {
+        owner->is_subscribed = true;
+      }
+      return;
+    }
+    if (kind != "message") return;
     static_cast<Subscription*>(privdata)->on_message(
         std::string(r->element[2]->str, r->element[2]->len));
   }
@@ -159,6 +173,8 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
       c->owner->is_connected = true;
       ++c->owner->connections_made;
       log::info("redis_connected", {{"host", c->owner->host}, {"port", c->owner->port}});
+      c->owner->confirmed_subscriptions = 0;
+      for (const auto& [sha, text] : c->owner->scripts) c->owner->load(text);
       for (auto& subscription : c->owner->subscriptions) c->owner->sendSubscribe(*subscription);
     } else {
       log::warn("redis_connect_failed", {{"error", ac->errstr}});
@@ -186,6 +202,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
   void lost(RedisConnection* c) {
     if (connection.get() != c) return;
     is_connected = false;
+    is_subscribed = false;
     connection.reset();
     scheduleReconnect();
   }
@@ -239,6 +256,27 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     });
   }
 
+  void load(const std::string& text) {
+    std::vector<std::string> args{"SCRIPT", "LOAD", text};
+    Callback ignore = [](std::optional<RedisReply>) {};
+    send(args, ignore);
+  }
+
+  // An EVALSHA answered NOSCRIPT goes again as EVAL of the script it names.
+  Callback retryingUnknownScript(std::vector<std::string> args, Callback callback) {
+    return [this, args = std::move(args),
+            callback = std::move(callback)](std::optional<RedisReply> reply) mutable {
+      auto script = scripts.find(args[1]);
+      if (!reply || reply->type != RedisReply::Type::kError ||
+          reply->str.rfind("NOSCRIPT", 0) != 0 || script == scripts.end()) {
+        return callback(std::move(reply));
+      }
+      args[0] = "EVAL";
+      args[1] = script->second;
+      send(args, callback);
+    };
+  }
+
   void send(std::vector<std::string>& args, Callback& callback) {
     if (!connection || !connection->context) {
       callback(std::nullopt);
@@ -258,6 +296,10 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
       return;
     }
     pending.push_back(std::chrono::steady_clock::now());
+    // hiredis has copied the command, so its arguments can move into the retry.
+    if (args.size() >= 2 && args[0] == "EVALSHA") {
+      *heap = retryingUnknownScript(std::move(args), std::move(*heap));
+    }
   }
 };
 
@@ -322,6 +364,13 @@ void RedisClient::subscribe(std::string channel, std::function<void(std::string)
   });
 }
 
+void RedisClient::addScript(std::string_view text) {
+  asio::post(impl_->io, [impl = impl_, text = std::string(text)] {
+    auto [it, added] = impl->scripts.emplace(crypto::sha1Hex(text), text);
+    if (added && impl->is_connected) impl->load(it->second);
+  });
+}
+
 std::optional<RedisReply> RedisClient::commandSync(std::vector<std::string> args) {
   auto promise = std::make_shared<std::promise<std::optional<RedisReply>>>();
   auto future = promise->get_future();
@@ -334,6 +383,10 @@ std::optional<RedisReply> RedisClient::commandSync(std::vector<std::string> args
 
 bool RedisClient::connected() const {
   return impl_->is_connected;
+}
+
+bool RedisClient::subscribed() const {
+  return impl_->is_subscribed;
 }
 
 uint64_t RedisClient::connectionEpoch() const {

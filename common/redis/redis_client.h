@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace feedback {
@@ -41,9 +42,16 @@ class RedisClient {
   // re-subscribing after each reconnection. Messages published while disconnected are lost.
   // A client that subscribes should be used for nothing else.
   void subscribe(std::string channel, std::function<void(std::string)> on_message);
+  // Makes `text` callable as {"EVALSHA", RedisScript(text).sha(), ...}: it is loaded on every
+  // connection before any other command, and an EVALSHA that Redis answers NOSCRIPT (its
+  // script cache flushed meanwhile) is sent again as EVAL.
+  void addScript(std::string_view text);
   // For worker threads only (never an I/O thread): waits for the answer.
   std::optional<RedisReply> commandSync(std::vector<std::string> args);
   bool connected() const;
+  // True while every channel subscribed to is confirmed by Redis on the current connection:
+  // from then until the connection is lost, no message published on them is missed.
+  bool subscribed() const;
   // How many connections have been made so far: it changes whenever Redis may have restarted
   // (and lost or rolled back data), so values read before must not be trusted after.
   uint64_t connectionEpoch() const;

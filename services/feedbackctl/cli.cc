@@ -9,6 +9,9 @@ const char* const kUsage =
     "  feedbackctl workspace create --name NAME [--plan free|pro|enterprise]\n"
     "                               [--subdomain S] [--rate-limit N] [--link-quota N]\n"
     "  feedbackctl workspace set-plan WORKSPACE_UUID free|pro|enterprise\n"
+    "                               [--rate-limit N|plan] [--link-quota N|plan]\n"
+    "Overrides not given stay as they are; 'plan' returns to the plan's own value. Every\n"
+    "gateway applies a new rate from the next request.\n"
     "Talks gRPC to the tokens service at $TOKENS_ADDR (default 127.0.0.1:50051) and prints\n"
     "one JSON object.\n";
 
@@ -73,9 +76,30 @@ Command parseArguments(const std::vector<std::string>& args) {
     return command;
   }
   if (args[1] == "set-plan") {
-    if (args.size() != 4) throw std::invalid_argument("workspace set-plan needs UUID and PLAN");
+    if (args.size() < 4 || args[2].rfind("--", 0) == 0 || args[3].rfind("--", 0) == 0) {
+      throw std::invalid_argument("workspace set-plan needs UUID and PLAN");
+    }
     requirePlan(args[3]);
-    command.set_plan = SetPlanCommand{args[2], args[3]};
+    SetPlanCommand set{args[2], args[3]};
+    for (std::size_t i = 4; i < args.size(); i += 2) {
+      const std::string& flag = args[i];
+      if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
+      const std::string& value = args[i + 1];
+      Override given;
+      if (value == "plan") {
+        given.plan_default = true;
+      } else {
+        given.value = parseCount(flag, value);
+      }
+      if (flag == "--rate-limit") {
+        set.rate_limit = given;
+      } else if (flag == "--link-quota") {
+        set.link_quota = given;
+      } else {
+        throw std::invalid_argument("unknown option '" + flag + "'");
+      }
+    }
+    command.set_plan = set;
     return command;
   }
   throw std::invalid_argument("unknown workspace command '" + args[1] + "'");

@@ -15,9 +15,17 @@ struct CreateWorkspaceCommand {
   std::optional<int> link_quota;
 };
 
+// An override given on the command line: a number, or "plan" for the plan's own value.
+struct Override {
+  std::optional<int> value;
+  bool plan_default = false;
+};
+
 struct SetPlanCommand {
   std::string workspace_uuid;
   std::string plan;
+  std::optional<Override> rate_limit;
+  std::optional<Override> link_quota;
 };
 
 struct Command {

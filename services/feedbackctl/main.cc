@@ -81,6 +81,14 @@ int main(int argc, char** argv) {
   tv1::SetWorkspacePlanRequest request;
   request.set_workspace_uuid(command.set_plan->workspace_uuid);
   request.set_plan(command.set_plan->plan);
+  if (const auto& rate = command.set_plan->rate_limit) {
+    if (rate->value) request.set_rate_limit(*rate->value);
+    request.set_plan_rate_limit(rate->plan_default);
+  }
+  if (const auto& quota = command.set_plan->link_quota) {
+    if (quota->value) request.set_link_quota(*quota->value);
+    request.set_plan_link_quota(quota->plan_default);
+  }
   tv1::SetWorkspacePlanResponse response;
   auto status = stub->SetWorkspacePlan(&context, request, &response);
   if (!status.ok()) return fail(status);

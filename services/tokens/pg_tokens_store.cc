@@ -30,7 +30,9 @@ constexpr const char* kSelectWorkspaceBySubdomainSql =
     "FROM tokens.workspaces WHERE subdomain = $1";
 
 constexpr const char* kUpdatePlan = "tokens_update_plan";
-constexpr const char* kUpdatePlanSql = "UPDATE tokens.workspaces SET plan = $2 WHERE uuid = $1";
+constexpr const char* kUpdatePlanSql =
+    "UPDATE tokens.workspaces SET plan = $2, rate_limit = NULLIF($3, '')::integer, "
+    "link_quota = NULLIF($4, '')::integer WHERE uuid = $1";
 
 constexpr const char* kLiveKeyHashes = "tokens_live_key_hashes";
 constexpr const char* kLiveKeyHashesSql =
@@ -158,9 +160,10 @@ std::optional<WorkspaceRecord> PgTokensStore::findWorkspaceBySubdomain(
   return workspaceFrom(result[0], 0);
 }
 
-void PgTokensStore::updatePlan(const std::string& workspace_uuid, const std::string& plan) {
+void PgTokensStore::updatePlan(const WorkspaceRecord& ws) {
   pqxx::work tx(connection_);
-  tx.exec_prepared(kUpdatePlan, workspace_uuid, plan);
+  tx.exec_prepared(kUpdatePlan, ws.uuid, ws.plan, optionalText(ws.rate_limit),
+                   optionalText(ws.link_quota));
   tx.commit();
 }
 

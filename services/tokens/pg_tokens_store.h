@@ -16,7 +16,7 @@ class PgTokensStore final : public TokensStore {
   bool insertWorkspace(const WorkspaceRecord& workspace, KeyRecord& first_key) override;
   std::optional<WorkspaceRecord> findWorkspace(const std::string& uuid) override;
   std::optional<WorkspaceRecord> findWorkspaceBySubdomain(const std::string& subdomain) override;
-  void updatePlan(const std::string& workspace_uuid, const std::string& plan) override;
+  void updatePlan(const WorkspaceRecord& ws) override;
   std::vector<std::string> liveKeyHashes(const std::string& workspace_uuid) override;
   std::optional<std::pair<KeyRecord, WorkspaceRecord>> useKey(const std::string& key_hash) override;
   void insertKey(KeyRecord& key) override;

@@ -116,6 +116,29 @@ std::string subdomainFromName(const std::string& name) {
   return out.empty() ? "workspace" : out;
 }
 
+namespace {
+
+// Rate and quota overrides, as workspace creation and plan changes take them.
+template <typename Request>
+void applyOverrides(const Request& request, WorkspaceRecord& ws) {
+  if (request.has_rate_limit()) {
+    if (request.rate_limit() < 1) {
+      throw ApiError(ErrorCode::kValidationError, "Invalid rate limit.",
+                     {{"rate_limit", "must be at least 1"}});
+    }
+    ws.rate_limit = request.rate_limit();
+  }
+  if (request.has_link_quota()) {
+    if (request.link_quota() < 0) {
+      throw ApiError(ErrorCode::kValidationError, "Invalid link quota.",
+                     {{"link_quota", "must be at least 0"}});
+    }
+    ws.link_quota = request.link_quota();
+  }
+}
+
+}  // namespace
+
 TokensService::TokensService(TokensSettings settings, KeyCache& cache)
     : settings_(std::move(settings)), cache_(cache) {}
 
@@ -142,20 +165,7 @@ v1::CreateWorkspaceResponse TokensService::createWorkspace(
     throw ApiError(ErrorCode::kValidationError, "Unknown plan.",
                    {{"plan", "one of free, pro, enterprise"}});
   }
-  if (request.has_rate_limit()) {
-    if (request.rate_limit() < 1) {
-      throw ApiError(ErrorCode::kValidationError, "Invalid rate limit.",
-                     {{"rate_limit", "must be at least 1"}});
-    }
-    ws.rate_limit = request.rate_limit();
-  }
-  if (request.has_link_quota()) {
-    if (request.link_quota() < 0) {
-      throw ApiError(ErrorCode::kValidationError, "Invalid link quota.",
-                     {{"link_quota", "must be at least 0"}});
-    }
-    ws.link_quota = request.link_quota();
-  }
+  applyOverrides(request, ws);
   bool given = !request.subdomain().empty();
   if (given && !isValidSubdomain(request.subdomain())) {
     throw ApiError(ErrorCode::kValidationError, "Invalid subdomain.",
@@ -192,8 +202,11 @@ v1::SetWorkspacePlanResponse TokensService::setWorkspacePlan(
   if (!isUuid(request.workspace_uuid())) throw ApiError(ErrorCode::kNotFound);
   auto ws = store.findWorkspace(request.workspace_uuid());
   if (!ws) throw ApiError(ErrorCode::kNotFound, "No such workspace.");
-  store.updatePlan(ws->uuid, request.plan());
   ws->plan = request.plan();
+  if (request.plan_rate_limit()) ws->rate_limit.reset();
+  if (request.plan_link_quota()) ws->link_quota.reset();
+  applyOverrides(request, *ws);
+  store.updatePlan(*ws);
   // Cached key records carry the old plan's limits.
   cache_.forget(store.liveKeyHashes(ws->uuid));
   v1::SetWorkspacePlanResponse response;

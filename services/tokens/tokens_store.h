@@ -37,7 +37,8 @@ class TokensStore {
   virtual bool insertWorkspace(const WorkspaceRecord& workspace, KeyRecord& first_key) = 0;
   virtual std::optional<WorkspaceRecord> findWorkspace(const std::string& uuid) = 0;
   virtual std::optional<WorkspaceRecord> findWorkspaceBySubdomain(const std::string& subdomain) = 0;
-  virtual void updatePlan(const std::string& workspace_uuid, const std::string& plan) = 0;
+  // The plan and both overrides of `ws`.
+  virtual void updatePlan(const WorkspaceRecord& ws) = 0;
   virtual std::vector<std::string> liveKeyHashes(const std::string& workspace_uuid) = 0;
   // The live key with this hash and its workspace; records the use.
   virtual std::optional<std::pair<KeyRecord, WorkspaceRecord>> useKey(

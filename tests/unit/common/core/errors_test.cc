@@ -27,6 +27,7 @@ TEST_CASE("errors: the table gives each contract code its HTTP status", "[errors
         Row{ErrorCode::kLinkPaused, "LINK_PAUSED", 409},
         Row{ErrorCode::kPayloadTooLarge, "PAYLOAD_TOO_LARGE", 413},
         Row{ErrorCode::kUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", 415},
+        Row{ErrorCode::kIdempotencyKeyInUse, "IDEMPOTENCY_KEY_IN_USE", 409},
         Row{ErrorCode::kIdempotencyKeyReused, "IDEMPOTENCY_KEY_REUSED", 422},
         Row{ErrorCode::kRateLimited, "RATE_LIMITED", 429},
         Row{ErrorCode::kServiceUnavailable, "SERVICE_UNAVAILABLE", 503}}) {

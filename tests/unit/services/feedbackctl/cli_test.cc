@@ -22,7 +22,20 @@ TEST_CASE("feedbackctl: defaults and set-plan", "[cli]") {
   auto s = parseArguments({"workspace", "set-plan", "uuid", "pro"});
   REQUIRE(s.set_plan);
   CHECK(s.set_plan->plan == "pro");
+  CHECK_FALSE(s.set_plan->rate_limit);
   CHECK(parseArguments({"--help"}).help);
+}
+
+TEST_CASE("feedbackctl: set-plan changes or clears the overrides it is given", "[cli]") {
+  auto s = parseArguments(
+      {"workspace", "set-plan", "uuid", "enterprise", "--rate-limit", "5", "--link-quota", "plan"});
+  REQUIRE(s.set_plan);
+  REQUIRE(s.set_plan->rate_limit);
+  CHECK(s.set_plan->rate_limit->value == 5);
+  CHECK_FALSE(s.set_plan->rate_limit->plan_default);
+  REQUIRE(s.set_plan->link_quota);
+  CHECK_FALSE(s.set_plan->link_quota->value);
+  CHECK(s.set_plan->link_quota->plan_default);
 }
 
 TEST_CASE("feedbackctl: bad arguments are refused with a reason", "[cli]") {
@@ -33,7 +46,11 @@ TEST_CASE("feedbackctl: bad arguments are refused with a reason", "[cli]") {
         Args{"workspace", "create", "--name", "x", "--rate-limit", "ten"},
         Args{"workspace", "create", "--name", "x", "--link-quota", "-1"},
         Args{"workspace", "create", "--name", "x", "--colour", "red"},
-        Args{"workspace", "set-plan", "uuid"}, Args{"links"}, Args{"workspace", "drop"}}) {
+        Args{"workspace", "set-plan", "uuid"}, Args{"links"}, Args{"workspace", "drop"},
+        Args{"workspace", "set-plan", "uuid", "pro", "--rate-limit"},
+        Args{"workspace", "set-plan", "uuid", "pro", "--rate-limit", "fast"},
+        Args{"workspace", "set-plan", "uuid", "pro", "--colour", "red"},
+        Args{"workspace", "set-plan", "--rate-limit", "5", "pro"}}) {
     CHECK_THROWS_AS(parseArguments(args), std::invalid_argument);
   }
 }

@@ -42,9 +42,7 @@ class FakeStore final : public tokens::TokensStore {
     }
     return std::nullopt;
   }
-  void updatePlan(const std::string& uuid, const std::string& plan) override {
-    workspaces[uuid].plan = plan;
-  }
+  void updatePlan(const tokens::WorkspaceRecord& ws) override { workspaces[ws.uuid] = ws; }
   std::vector<std::string> liveKeyHashes(const std::string& ws) override {
     std::vector<std::string> out;
     for (const auto& [uuid, k] : keys) {
@@ -316,6 +314,23 @@ TEST_CASE("tokens: a plan change drops the workspace's cached key records", "[to
   request.set_plan("platinum");
   CHECK(codeOf([&] { f.service.setWorkspacePlan(f.store, request); }) ==
         ErrorCode::kValidationError);
+
+  // A rate override, kept by a later plan change that does not name it, then cleared.
+  request.set_plan("enterprise");
+  request.set_rate_limit(5);
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().rate_limit() == 5);
+  request.clear_rate_limit();
+  request.set_plan("pro");
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().rate_limit() == 5);
+  request.set_plan_rate_limit(true);
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().rate_limit() == 120);
+  request.set_plan_rate_limit(false);
+  request.set_rate_limit(0);
+  CHECK(codeOf([&] { f.service.setWorkspacePlan(f.store, request); }) ==
+        ErrorCode::kValidationError);
+  request.clear_rate_limit();
+  request.set_link_quota(2);
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().link_quota() == 2);
 }
 
 TEST_CASE("tokens: subdomains derived from names", "[tokens]") {
