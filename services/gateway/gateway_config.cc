@@ -38,6 +38,20 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
   c.hosts.public_host_suffix = env.text("PUBLIC_HOST_SUFFIX", "localhost");
   c.hosts.known_ttl = std::chrono::seconds(env.integer("HOST_CACHE_SECONDS", 60, 0, 86400));
   c.submission_calls = env.integer("SUBMISSION_CALLS", 4, 1, 256);
+  c.rate_limits.enabled = env.boolean("RATE_LIMITS", true);
+  std::string fail_mode = env.text("RATE_LIMIT_FAIL_MODE", "open");
+  if (fail_mode == "closed") {
+    c.rate_limits.fail_mode = RateFailMode::kClosed;
+  } else if (fail_mode != "open") {
+    env.problem("RATE_LIMIT_FAIL_MODE must be open or closed, got '" + fail_mode + "'");
+  }
+  c.rate_limits.intake_per_minute = env.integer("INTAKE_RATE_LIMIT", 60, 0, 100000000);
+  c.trusted_proxies = splitList(env.text("TRUSTED_PROXIES", ""));
+  try {
+    ClientAddresses check(c.trusted_proxies);
+  } catch (const std::invalid_argument& e) {
+    env.problem(std::string("TRUSTED_PROXIES: ") + e.what());
+  }
   env.check();
   return c;
 }

@@ -6,7 +6,9 @@
 
 #include "common/core/config.h"
 #include "services/gateway/auth/host_workspace_resolver.h"
+#include "services/gateway/http/client_address.h"
 #include "services/gateway/http/server.h"
+#include "services/gateway/ratelimit/rate_limiter.h"
 
 namespace feedback::gateway {
 
@@ -31,6 +33,9 @@ struct GatewayConfig {
   // One-call submissions: calls to the responses service under way at once
   // (routes/submission_batcher.h).
   int submission_calls = 4;
+  RateLimitSettings rate_limits;
+  // Proxies whose X-Forwarded-For names the client (http/client_address.h).
+  std::vector<std::string> trusted_proxies;
 
   // Every problem at once, as ConfigError.
   static GatewayConfig fromEnvironment(Env& env);

@@ -51,8 +51,10 @@ int main() {
     RedisClient redis(config.redis.host, config.redis.port);
     Metrics metrics;
 
-    RevokedKeys revoked;
     RedisClient subscriber(config.redis.host, config.redis.port);
+    RevokedKeys revoked([&subscriber] {
+      return FeedMark{subscriber.connectionEpoch(), subscriber.subscribed()};
+    });
     subscriber.subscribe(std::string(keycache::kRevocationChannel),
                          [&revoked](std::string key_hash) { revoked.add(key_hash); });
 
@@ -73,14 +75,21 @@ int main() {
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout);
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
     PipelinedRedisReader reader(redis);
+    RateLimiter limiter(reader, metrics, config.rate_limits,
+                        ClientAddresses(config.trusted_proxies));
+    const RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
     std::unique_ptr<HttpServer> api_server;
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));
-    stages.push_back(std::make_unique<CredentialsStage>(authenticator, hosts, reader));
+    stages.push_back(
+        std::make_unique<CredentialsStage>(authenticator, hosts, reader, revoked, admissions));
+    stages.push_back(std::make_unique<RateLimitStage>(limiter));
     stages.push_back(std::make_unique<ScopeStage>());
+    stages.push_back(std::make_unique<IdempotencyStage>(
+        redis, metrics, std::max(config.backend_timeout * 3, std::chrono::milliseconds(30000))));
     stages.push_back(std::make_unique<DispatchStage>(
         [&api_server](std::function<void()> task) { api_server->post(std::move(task)); }));
-    ResponseFinish finish(revoked, metrics, config.access_log);
+    ResponseFinish finish(metrics, config.access_log);
     Pipeline pipeline(std::move(stages), finish, config.backend_timeout);
 
     TransportErrorResponder transport_errors = &transportErrorResponse;

@@ -33,6 +33,28 @@ std::string Metrics::render(std::size_t open_connections) const {
          std::to_string(response_page_cache_misses) + "\n";
   out += "gateway_response_page_cache_total{outcome=\"bypassed\"} " +
          std::to_string(response_page_cache_bypassed) + "\n";
+  out += "# TYPE gateway_rate_limit_decisions_total counter\n";
+  auto decision = [&out](const char* source, const char* outcome, uint64_t value) {
+    out += std::string("gateway_rate_limit_decisions_total{source=\"") + source + "\",outcome=\"" +
+           outcome + "\"} " + std::to_string(value) + "\n";
+  };
+  decision("shared", "admitted", rate_admitted_shared);
+  decision("shared", "limited", rate_limited_shared);
+  decision("local", "admitted", rate_admitted_local);
+  decision("local", "limited", rate_limited_local);
+  decision("none", "unavailable", rate_unavailable);
+  out += "# TYPE gateway_rate_limit_degraded gauge\n";
+  out += "gateway_rate_limit_degraded " + std::to_string(rate_degraded) + "\n";
+  out += "# TYPE gateway_idempotency_total counter\n";
+  auto idempotency = [&out](const char* outcome, uint64_t value) {
+    out += std::string("gateway_idempotency_total{outcome=\"") + outcome + "\"} " +
+           std::to_string(value) + "\n";
+  };
+  idempotency("replayed", idempotency_replayed);
+  idempotency("in_use", idempotency_in_use);
+  idempotency("reused", idempotency_reused);
+  idempotency("unavailable", idempotency_unavailable);
+  idempotency("store_failed", idempotency_store_failures);
   out += "# TYPE gateway_open_connections gauge\n";
   out += "gateway_open_connections " + std::to_string(open_connections) + "\n";
   return out;

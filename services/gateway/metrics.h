@@ -25,6 +25,23 @@ class Metrics {
   // A submission pending, no current token, Redis silent or Cache-Control: no-cache: the
   // page read without the cache.
   std::atomic<uint64_t> response_page_cache_bypassed{0};
+  // Rate limit decisions by where they were made: the shared window in Redis, or this
+  // replica's own while Redis does not answer (fail open); refused as unavailable when it
+  // does not answer in fail-closed mode.
+  std::atomic<uint64_t> rate_admitted_shared{0};
+  std::atomic<uint64_t> rate_limited_shared{0};
+  std::atomic<uint64_t> rate_admitted_local{0};
+  std::atomic<uint64_t> rate_limited_local{0};
+  std::atomic<uint64_t> rate_unavailable{0};
+  // 1 while decisions are local (the last admission's Redis call got no answer).
+  std::atomic<int> rate_degraded{0};
+  // Idempotency-Key: answers replayed, refused as in use or reused with another request,
+  // refused because Redis did not answer, and first answers that could not be stored.
+  std::atomic<uint64_t> idempotency_replayed{0};
+  std::atomic<uint64_t> idempotency_in_use{0};
+  std::atomic<uint64_t> idempotency_reused{0};
+  std::atomic<uint64_t> idempotency_unavailable{0};
+  std::atomic<uint64_t> idempotency_store_failures{0};
   std::string render(std::size_t open_connections) const;
 
  private:

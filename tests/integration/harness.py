@@ -33,6 +33,8 @@ def load_stack_env():
 ENV = load_stack_env()
 BASE_URL = ENV["BASE_URL"]
 _base = urllib.parse.urlsplit(BASE_URL)
+# host:port of every gateway replica (scripts/stack up with GATEWAY_REPLICAS=N).
+GATEWAYS = ENV.get("GATEWAY_ADDRS", ENV["GATEWAY_ADDR"]).split(",")
 
 
 def test(fn):
@@ -58,7 +60,9 @@ class Resp:
         return f"{self.status} {self.body[:300]!r}"
 
 
-def request(method, path, key=None, json=None, body=None, headers=None, timeout=15):
+def request(method, path, key=None, json=None, body=None, headers=None, timeout=15,
+            gateway=None):
+    """`gateway`: host:port of the replica to call; the first one by default."""
     h = {"Accept": "application/json"}
     if key:
         h["Authorization"] = f"Bearer {key}"
@@ -68,7 +72,7 @@ def request(method, path, key=None, json=None, body=None, headers=None, timeout=
     h.update(headers or {})
     h = {k: v for k, v in h.items() if v is not None}
     target = path if path.startswith("/") else _base.path + path
-    conn = http.client.HTTPConnection(_base.netloc, timeout=timeout)
+    conn = http.client.HTTPConnection(gateway or _base.netloc, timeout=timeout)
     try:
         try:
             conn.request(method, target, body=body, headers=h)

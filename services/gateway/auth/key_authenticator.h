@@ -26,19 +26,25 @@ struct AuthOutcome {
   // The answers to the commands sent with the API key's lookup, one per command; nullopt
   // when Redis did not answer.
   RedisReplies prefetched;
-  // SHA-256 hex of the key presented.
-  std::string key_hash;
 };
 
 class KeyAuthenticator {
  public:
   using Done = std::function<void(AuthOutcome)>;
   virtual ~KeyAuthenticator() = default;
-  // `done` runs exactly once, on any thread. `prefetch` goes in the same Redis round trip as
-  // the lookup of the key record.
-  virtual void authenticate(std::string_view api_key, std::vector<RedisCommand> prefetch,
+  // `key_hash`: keyHash() of a key that looksLikeApiKey. `done` runs exactly once, on any
+  // thread. `prefetch` goes in the same Redis round trip as the lookup of the key record.
+  virtual void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
                             Done done) = 0;
+  // Whether the key is still valid now, asked again when a revocation may have been missed:
+  // false only when it is known to be revoked (unknown counts as valid).
+  virtual void stillValid(std::string_view key_hash, std::function<void(bool)> done) = 0;
 };
+
+// True for a well-formed key: "sk_live_" followed by base62 characters.
+bool looksLikeApiKey(std::string_view key);
+// Lowercase hex SHA-256 of the key: the only form in which keys are kept or compared.
+std::string keyHash(std::string_view key);
 
 struct WorkspaceOutcome {
   enum class Kind { kFound, kUnknown, kUnavailable };
@@ -62,6 +68,8 @@ class RedisReader {
   virtual void read(std::vector<RedisCommand> commands, Done done) = 0;
   // RedisClient::connectionEpoch of the Redis read by `read` and by the KeyAuthenticator.
   virtual uint64_t connectionEpoch() const = 0;
+  // Makes a Lua script callable by its SHA-1 (RedisClient::addScript).
+  virtual void addScript(std::string_view text) = 0;
 };
 
 }  // namespace feedback::gateway

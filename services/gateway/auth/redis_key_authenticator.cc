@@ -19,16 +19,15 @@ bool looksLikeApiKey(std::string_view key) {
   return true;
 }
 
-void RedisKeyAuthenticator::authenticate(std::string_view api_key,
+std::string keyHash(std::string_view key) {
+  return crypto::sha256Hex(key);
+}
+
+void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
                                          std::vector<RedisCommand> prefetch, Done done) {
-  if (!looksLikeApiKey(api_key)) {
-    done(AuthOutcome{AuthOutcome::Kind::kRejected});
-    return;
-  }
-  std::string hash = crypto::sha256Hex(api_key);
+  std::string hash(key_hash);
   const std::size_t extra = prefetch.size();
-  done = [hash, extra, done = std::move(done)](AuthOutcome outcome) {
-    outcome.key_hash = hash;
+  done = [extra, done = std::move(done)](AuthOutcome outcome) {
     outcome.prefetched.resize(extra);
     done(std::move(outcome));
   };
@@ -48,12 +47,8 @@ void RedisKeyAuthenticator::authenticate(std::string_view api_key,
         ++metrics_.key_cache_hits;
         return done(AuthOutcome{AuthOutcome::Kind::kRejected});
       }
-      std::string_view record(reply->str);
       AuthOutcome outcome{AuthOutcome::Kind::kAccepted};
-      if (record.substr(0, keycache::kRecordPrefix.size()) == keycache::kRecordPrefix &&
-          outcome.caller.ParseFromArray(
-              record.data() + keycache::kRecordPrefix.size(),
-              static_cast<int>(record.size() - keycache::kRecordPrefix.size()))) {
+      if (keycache::parseRecord(reply->str, outcome.caller)) {
         ++metrics_.key_cache_hits;
         outcome.prefetched = std::move(prefetched);
         return done(std::move(outcome));
@@ -62,6 +57,22 @@ void RedisKeyAuthenticator::authenticate(std::string_view api_key,
     ++metrics_.key_cache_misses;
     verify(std::move(hash), true, std::move(prefetched), std::move(done));
   });
+}
+
+void RedisKeyAuthenticator::stillValid(std::string_view key_hash, std::function<void(bool)> done) {
+  redis_.command({"GET", keycache::redisKey(key_hash)},
+                 [this, hash = std::string(key_hash),
+                  done = std::move(done)](std::optional<RedisReply> reply) {
+                   if (reply && reply->type == RedisReply::Type::kString) {
+                     feedback::common::v1::Caller caller;
+                     if (reply->str == keycache::kRevoked) return done(false);
+                     if (keycache::parseRecord(reply->str, caller)) return done(true);
+                   }
+                   // Not cached (Redis restarted, or it does not answer): the tokens service knows.
+                   verify(hash, false, {}, [done](AuthOutcome outcome) {
+                     done(outcome.kind != AuthOutcome::Kind::kRejected);
+                   });
+                 });
 }
 
 void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, RedisReplies prefetched,
@@ -86,10 +97,9 @@ void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, RedisR
         }
         if (fill_cache) {
           // NX: never overwrite a revocation tombstone written meanwhile.
-          std::string record(keycache::kRecordPrefix);
-          record += call->response.caller().SerializeAsString();
-          redis_.command({"SET", keycache::redisKey(call->request.key_hash()), std::move(record),
-                          "NX", "EX", std::to_string(keycache::kRecordTtlSeconds)},
+          redis_.command({"SET", keycache::redisKey(call->request.key_hash()),
+                          keycache::recordOf(call->response.caller()), "NX", "EX",
+                          std::to_string(keycache::kRecordTtlSeconds)},
                          [this](std::optional<RedisReply> reply) {
                            if (!reply || reply->type == RedisReply::Type::kError) {
                              ++metrics_.key_cache_fill_failures;

@@ -18,8 +18,9 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
                         Metrics& metrics, std::chrono::milliseconds timeout)
       : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout) {}
 
-  void authenticate(std::string_view api_key, std::vector<RedisCommand> prefetch,
+  void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
                     Done done) override;
+  void stillValid(std::string_view key_hash, std::function<void(bool)> done) override;
 
  private:
   void verify(std::string key_hash, bool fill_cache, RedisReplies prefetched, Done done);
@@ -29,8 +30,5 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
   Metrics& metrics_;
   const std::chrono::milliseconds timeout_;
 };
-
-// True for a well-formed key: "sk_live_" followed by base62 characters.
-bool looksLikeApiKey(std::string_view key);
 
 }  // namespace feedback::gateway

@@ -13,6 +13,7 @@ class PipelinedRedisReader final : public RedisReader {
     redis_.pipeline(std::move(commands), std::move(done));
   }
   uint64_t connectionEpoch() const override { return redis_.connectionEpoch(); }
+  void addScript(std::string_view text) override { redis_.addScript(text); }
 
  private:
   RedisClient& redis_;

@@ -1,5 +1,6 @@
 #include "services/gateway/http/responses.h"
 #include "services/gateway/pipeline/stages.h"
+#include "services/gateway/ratelimit/rate_limiter.h"
 
 namespace feedback::gateway {
 namespace {
@@ -35,15 +36,29 @@ bool isJsonMediaType(std::string_view content_type) {
   return equalsIgnoreCase(trim(content_type.substr(0, content_type.find(';'))), "application/json");
 }
 
-std::vector<RedisCommand> CredentialsStage::routePrefetch(RequestContext& ctx) const {
-  if (!ctx.route->prefetch) return {};
-  ctx.prefetch_sent = ctx.route->prefetch(ctx);
-  ctx.prefetch_epoch = reader_.connectionEpoch();
-  ctx.prefetch_sent_at = std::chrono::steady_clock::now();
-  return ctx.prefetch_sent;
+std::vector<RedisCommand> CredentialsStage::roundTrip(RequestContext& ctx) const {
+  std::vector<RedisCommand> commands;
+  if (ctx.route->prefetch) {
+    ctx.prefetch_sent = ctx.route->prefetch(ctx);
+    ctx.prefetch_epoch = reader_.connectionEpoch();
+    ctx.prefetch_sent_at = std::chrono::steady_clock::now();
+    commands = ctx.prefetch_sent;
+  }
+  if (limiter_) {
+    auto admission = limiter_->admissionFor(ctx);
+    if (!admission.empty()) {
+      ctx.admission_sent = true;
+      commands.push_back(std::move(admission));
+    }
+  }
+  return commands;
 }
 
 void CredentialsStage::received(RequestContext& ctx, RedisReplies replies) const {
+  if (ctx.admission_sent && !replies.empty()) {
+    ctx.admission = std::move(replies.back());
+    replies.pop_back();
+  }
   ctx.prefetched = std::move(replies);
   // A reconnection while the read was under way: the answers may come from either connection.
   if (reader_.connectionEpoch() != ctx.prefetch_epoch) ctx.prefetch_epoch = 0;
@@ -67,8 +82,13 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
     return chain.reply(
         errorResponse(ApiError(ErrorCode::kAuthenticationRequired), ctx->request_id));
   }
-  auto prefetch = routePrefetch(*ctx);
-  keys_.authenticate(key, std::move(prefetch), [this, ctx, chain](AuthOutcome outcome) {
+  if (!looksLikeApiKey(key)) {
+    return chain.reply(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
+  }
+  ctx->key_hash = keyHash(key);
+  ctx->revocation_mark = revoked_.mark();
+  auto commands = roundTrip(*ctx);
+  keys_.authenticate(ctx->key_hash, std::move(commands), [this, ctx, chain](AuthOutcome outcome) {
     switch (outcome.kind) {
       case AuthOutcome::Kind::kRejected:
         return chain.reply(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
@@ -79,7 +99,6 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
       case AuthOutcome::Kind::kAccepted:
         break;
     }
-    ctx->key_hash = std::move(outcome.key_hash);
     ctx->caller = std::move(outcome.caller);
     received(*ctx, std::move(outcome.prefetched));
     chain.next();
@@ -101,15 +120,36 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
         break;
     }
     *ctx->caller.mutable_workspace() = std::move(outcome.workspace);
-    auto prefetch = routePrefetch(*ctx);
-    if (prefetch.empty()) return chain.next();
-    const std::size_t count = prefetch.size();
-    reader_.read(std::move(prefetch), [this, ctx, chain, count](RedisReplies replies) {
+    auto commands = roundTrip(*ctx);
+    if (commands.empty()) return chain.next();
+    const std::size_t count = commands.size();
+    reader_.read(std::move(commands), [this, ctx, chain, count](RedisReplies replies) {
       replies.resize(count);
       received(*ctx, std::move(replies));
       chain.next();
     });
   });
+}
+
+}  // namespace feedback::gateway
+
+namespace feedback::gateway {
+
+void CredentialsStage::encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) {
+  if (ctx->key_hash.empty() || ctx->revokes_own_key || response.status == 401) {
+    return unwind.next(std::move(response));
+  }
+  if (revoked_.contains(ctx->key_hash)) {
+    // The key was revoked while this request was being processed.
+    return unwind.next(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
+  }
+  if (!revoked_.mayHaveMissed(ctx->revocation_mark)) return unwind.next(std::move(response));
+  // The channel was down for part of the request: a revocation may have gone unheard.
+  keys_.stillValid(
+      ctx->key_hash, [ctx, unwind, response = std::move(response)](bool valid) mutable {
+        unwind.next(valid ? std::move(response)
+                          : errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
+      });
 }
 
 }  // namespace feedback::gateway

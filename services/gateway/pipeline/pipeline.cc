@@ -29,7 +29,11 @@ void Chain::next() const {
 }
 
 void Chain::reply(HttpResponse response) const {
-  pipeline_->reply(ctx_, std::move(response));
+  pipeline_->unwind(ctx_, index_, std::move(response));
+}
+
+void Unwind::next(HttpResponse response) const {
+  pipeline_->unwind(ctx_, index_, std::move(response));
 }
 
 void Pipeline::handle(HttpRequest request, Respond respond) const {
@@ -55,19 +59,23 @@ void Pipeline::run(const ContextPtr& ctx, std::size_t index) const {
   if (index >= stages_.size()) {
     // The last stage dispatches; reaching past it means a stage forgot to answer.
     log::error("pipeline_unanswered", {{"request_id", ctx->request_id}});
-    return reply(ctx, errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
+    return unwind(ctx, stages_.size(),
+                  errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
   }
   try {
     stages_[index]->decode(ctx, Chain(*this, ctx, index));
   } catch (const ApiError& e) {
-    reply(ctx, errorResponse(e, ctx->request_id));
+    unwind(ctx, index, errorResponse(e, ctx->request_id));
   } catch (const std::exception& e) {
     log::error("stage_failed", {{"error", e.what()}, {"request_id", ctx->request_id}});
-    reply(ctx, errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
+    unwind(ctx, index, errorResponse(ApiError(ErrorCode::kInternalError), ctx->request_id));
   }
 }
 
-void Pipeline::reply(const ContextPtr& ctx, HttpResponse response) const {
+void Pipeline::unwind(const ContextPtr& ctx, std::size_t index, HttpResponse response) const {
+  if (index > 0) {
+    return stages_[index - 1]->encode(ctx, std::move(response), Unwind(*this, ctx, index - 1));
+  }
   finish_.encode(*ctx, response);
   static_cast<PipelineRequest&>(*ctx).respond(std::move(response));
 }

@@ -17,6 +17,20 @@ namespace feedback::gateway {
 
 class Pipeline;
 
+// The way back: the stages before `index` see the answer, last first, then the finish stage.
+class Unwind {
+ public:
+  Unwind(const Pipeline& pipeline, ContextPtr ctx, std::size_t index)
+      : pipeline_(&pipeline), ctx_(std::move(ctx)), index_(index) {}
+  // Passes the answer on; called exactly once, from any thread.
+  void next(HttpResponse response) const;
+
+ private:
+  const Pipeline* pipeline_;
+  ContextPtr ctx_;
+  std::size_t index_;
+};
+
 // A stage's way on: exactly one of next() or reply() is called, once, from any thread.
 class Chain {
  public:
@@ -37,6 +51,11 @@ class Stage {
  public:
   virtual ~Stage() = default;
   virtual void decode(const ContextPtr& ctx, Chain chain) = 0;
+  // On the way out, for every stage before the one that answered (as Envoy's encoder
+  // filters): may change the answer, now or once some I/O is done. Must not throw.
+  virtual void encode(const ContextPtr&, HttpResponse response, Unwind unwind) {
+    unwind.next(std::move(response));
+  }
 };
 
 // What every answer passes on its way out, whichever stage gave it.
@@ -60,8 +79,11 @@ class Pipeline {
 
  private:
   friend class Chain;
+  friend class Unwind;
   void run(const ContextPtr& ctx, std::size_t index) const;
-  void reply(const ContextPtr& ctx, HttpResponse response) const;
+  // The answer of stage `index` (or of the pipeline itself, past the last stage) goes back
+  // through the stages before it.
+  void unwind(const ContextPtr& ctx, std::size_t index, HttpResponse response) const;
 
   std::vector<std::unique_ptr<Stage>> stages_;
   FinishStage& finish_;

@@ -5,11 +5,6 @@
 namespace feedback::gateway {
 
 void ResponseFinish::encode(const RequestContext& ctx, HttpResponse& response) {
-  if (!ctx.key_hash.empty() && !ctx.revokes_own_key && response.status != 401 &&
-      revoked_.contains(ctx.key_hash)) {
-    // The key was revoked while this request was being processed.
-    response = errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx.request_id);
-  }
   response.setHeader("X-Request-Id", ctx.request_id);
   metrics_.countResponse(response.status);
   if (response.status < 500 && !access_log_) return;

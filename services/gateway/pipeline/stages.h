@@ -1,22 +1,28 @@
 #pragma once
 // The gateway's stages, in the order main wires them:
 //   RouteStage        404, the trailing-slash 301, 405; the route and its path parameters
-//   CredentialsStage  keyed routes: the API key (401, 503) with the route's Redis reads in
-//                     the same round trip; public routes: the workspace of the Host header
-//                     (404, 503), then the route's Redis reads
+//   CredentialsStage  keyed routes: the API key (401, 503) with the route's Redis reads and
+//                     the rate limit's count in the same round trip; public routes: the
+//                     workspace of the Host header (404, 503), then that round trip
+//                     on the way out: 401 for a key revoked meanwhile
+//   RateLimitStage    429 RATE_LIMITED (503 when Redis is down in fail-closed mode)
+//                     on the way out: the RateLimit headers
 //   ScopeStage        403 INSUFFICIENT_SCOPE unless the key holds the route's scope
+//   IdempotencyStage  POST with Idempotency-Key: replay (or 409, 422)
+//                     on the way out: the first answer stored
 //   DispatchStage     415 and the JSON body (400), then the route's handler
-// and on the way out ResponseFinish (revocation in flight, X-Request-Id, metrics, logs).
-// Rate limits and idempotency are stages of their own between CredentialsStage and
-// DispatchStage.
+// and at last ResponseFinish (X-Request-Id, metrics, logs). Each stage's way-out step runs
+// for the answers of the stages after it.
 
 #include <functional>
 #include <string_view>
 
+#include "common/redis/redis_script.h"
 #include "services/gateway/auth/key_authenticator.h"
 #include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/metrics.h"
 #include "services/gateway/pipeline/pipeline.h"
+#include "services/gateway/ratelimit/rate_limiter.h"
 
 namespace feedback::gateway {
 
@@ -31,21 +37,66 @@ class RouteStage final : public Stage {
 
 class CredentialsStage final : public Stage {
  public:
-  CredentialsStage(KeyAuthenticator& keys, WorkspaceResolver& hosts, RedisReader& reader)
-      : keys_(keys), hosts_(hosts), reader_(reader) {}
+  // `limiter`: whose admission joins the round trip; null when rate limits are off.
+  CredentialsStage(KeyAuthenticator& keys, WorkspaceResolver& hosts, RedisReader& reader,
+                   const RevokedKeys& revoked, const RateLimiter* limiter)
+      : keys_(keys), hosts_(hosts), reader_(reader), revoked_(revoked), limiter_(limiter) {}
   void decode(const ContextPtr& ctx, Chain chain) override;
+  // A key revoked while its request was being processed: 401 instead of the answer.
+  void encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) override;
 
  private:
   void apiKey(const ContextPtr& ctx, Chain chain);
   void publicHost(const ContextPtr& ctx, Chain chain);
-  // The route's Redis commands, recorded in `ctx` with the epoch and time they are sent at.
-  std::vector<RedisCommand> routePrefetch(RequestContext& ctx) const;
-  // The prefetch's answers into `ctx`, and whether its epoch is still known.
+  // The round trip's commands after the key's: the route's prefetch (recorded in `ctx` with
+  // the epoch and time it is sent at), then the rate limit's admission.
+  std::vector<RedisCommand> roundTrip(RequestContext& ctx) const;
+  // The answers into `ctx`, and whether the prefetch's epoch is still known.
   void received(RequestContext& ctx, RedisReplies replies) const;
 
   KeyAuthenticator& keys_;
   WorkspaceResolver& hosts_;
   RedisReader& reader_;
+  const RevokedKeys& revoked_;
+  const RateLimiter* limiter_;
+};
+
+// 429 RATE_LIMITED over the limit (sliding_window.h); the RateLimit headers on every answer
+// after it. Counts in the credentials' round trip; only when that could not count (a key not
+// cached yet), in a round trip of its own.
+class RateLimitStage final : public Stage {
+ public:
+  explicit RateLimitStage(RateLimiter& limiter) : limiter_(limiter) {}
+  void decode(const ContextPtr& ctx, Chain chain) override;
+  void encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) override;
+
+ private:
+  void apply(const ContextPtr& ctx, const Chain& chain, std::optional<RateDecision> decision);
+  RateLimiter& limiter_;
+};
+
+// RateLimit-Limit, -Remaining, -Reset, RateLimit-Policy and RateLimit (the IETF draft's
+// fields); Retry-After when refused.
+void setRateLimitHeaders(const RateDecision& decision, HttpResponse& response);
+
+// Idempotency-Key on POST (API-CONTRACT.md section 7): the first answer is kept 24 h and
+// replayed; another request under the same key is 422, one still running 409.
+class IdempotencyStage final : public Stage {
+ public:
+  // `claim_ttl`: how long a request's claim on its key lasts, longer than it can run; a
+  // gateway that dies while holding one frees it after that.
+  IdempotencyStage(RedisClient& redis, Metrics& metrics, std::chrono::milliseconds claim_ttl);
+  void decode(const ContextPtr& ctx, Chain chain) override;
+  void encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) override;
+
+ private:
+  void claimed(const ContextPtr& ctx, const Chain& chain, const std::optional<RedisReply>& reply);
+
+  RedisClient& redis_;
+  Metrics& metrics_;
+  const std::string claim_ms_;
+  const RedisScript store_;
+  const RedisScript release_;
 };
 
 class ScopeStage final : public Stage {
@@ -70,12 +121,10 @@ class DispatchStage final : public Stage {
 class ResponseFinish final : public FinishStage {
  public:
   // `access_log`: one JSON line per request (method, path, status, duration, request id).
-  ResponseFinish(const RevokedKeys& revoked, Metrics& metrics, bool access_log)
-      : revoked_(revoked), metrics_(metrics), access_log_(access_log) {}
+  ResponseFinish(Metrics& metrics, bool access_log) : metrics_(metrics), access_log_(access_log) {}
   void encode(const RequestContext& ctx, HttpResponse& response) override;
 
  private:
-  const RevokedKeys& revoked_;
   Metrics& metrics_;
   const bool access_log_;
 };

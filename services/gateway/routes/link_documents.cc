@@ -1,6 +1,7 @@
 #include "services/gateway/routes/link_documents.h"
 
 #include "common/redis/link_versions.h"
+#include "common/redis/redis_script.h"
 #include "common/redis/response_counts.h"
 #include "feedback/links/v1/links.grpc.pb.h"
 #include "services/gateway/routes/backend_call.h"
@@ -10,6 +11,16 @@
 namespace feedback::gateway {
 
 namespace lv1 = feedback::links::v1;
+
+namespace {
+
+// Sent with every link read, so by its SHA-1: a few bytes instead of the script's text.
+const RedisScript& readScript() {
+  static const RedisScript script(responsecount::kReadScript);
+  return script;
+}
+
+}  // namespace
 
 struct LinkDocuments::Stub {
   std::unique_ptr<lv1::LinksService::Stub> links;
@@ -21,7 +32,9 @@ LinkDocuments::LinkDocuments(const Backends& backends, LinkCache& cache, RedisCl
       cache_(cache),
       redis_(redis),
       metrics_(metrics),
-      counts_(counts) {}
+      counts_(counts) {
+  redis_.addScript(readScript().text());
+}
 
 LinkDocuments::~LinkDocuments() = default;
 
@@ -35,9 +48,10 @@ std::optional<RedisReply> LinkDocuments::part(const std::optional<RedisReply>& r
 }
 
 std::vector<RedisCommand> LinkDocuments::prefetch(const std::string& link_uuid) {
-  return {{"EVAL", std::string(responsecount::kReadScript), "4", linkversion::redisKey(link_uuid),
-           responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
-           responsecount::changesKey(link_uuid)}};
+  return {readScript().call(
+      {linkversion::redisKey(link_uuid), responsecount::countKey(link_uuid),
+       responsecount::pendingKey(link_uuid), responsecount::changesKey(link_uuid)},
+      {})};
 }
 
 void LinkDocuments::serve(const ContextPtr& ctx, const std::string& link_uuid,

@@ -14,8 +14,10 @@
 
 #include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
+#include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/http/message.h"
 #include "services/gateway/http/router.h"
+#include "services/gateway/ratelimit/sliding_window.h"
 
 namespace feedback::gateway {
 
@@ -47,6 +49,18 @@ struct RequestContext {
   std::string key_hash;
   // Set when this request revoked its own key: it alone still gets its answer.
   bool revokes_own_key = false;
+  // The revocation channel's state when the key was checked (RevokedKeys::mayHaveMissed).
+  FeedMark revocation_mark;
+  // The rate limit's admission, sent in the credentials' round trip when rate limits are on,
+  // and its answer; then the decision the answer carries (its headers go on every answer).
+  bool admission_sent = false;
+  std::optional<RedisReply> admission;
+  std::optional<RateDecision> rate;
+  // An Idempotency-Key this request holds (Redis key and the value claiming it): its answer
+  // is stored under it on the way out.
+  std::string idempotency_record;
+  std::string idempotency_claim;
+  std::string idempotency_secret;
 
   // The prefetched answer at `index`; nullopt when absent or Redis did not answer.
   const std::optional<RedisReply>& prefetchedAt(std::size_t index) const {

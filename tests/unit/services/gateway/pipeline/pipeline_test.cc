@@ -7,8 +7,10 @@
 
 #include "services/gateway/http/responses.h"
 #include "services/gateway/pipeline/stages.h"
+#include "tests/unit/services/gateway/pipeline/pipeline_fakes.h"
 
 using namespace feedback::gateway;
+using namespace feedback::gateway::testing;
 using feedback::ApiError;
 using feedback::ErrorCode;
 using feedback::RedisReply;
@@ -16,85 +18,6 @@ using feedback::RedisReply;
 namespace {
 
 constexpr const char* kUuid = "123e4567-e89b-42d3-a456-426614174000";
-constexpr const char* kGoodKey = "sk_live_good";
-constexpr const char* kReadOnlyKey = "sk_live_readonly";
-
-std::optional<RedisReply> stringReply(std::string value) {
-  RedisReply r;
-  r.type = RedisReply::Type::kString;
-  r.str = std::move(value);
-  return r;
-}
-
-// Keys as the tokens service and Redis would answer them; `tokens_down` and `redis_down`
-// stand for the degraded modes the real authenticator reports.
-class FakeAuthenticator final : public KeyAuthenticator {
- public:
-  bool tokens_down = false;
-  bool redis_down = false;
-  std::map<std::string, std::string> redis;
-  std::vector<std::vector<RedisCommand>> asked;  // prefetch of each call
-  // The Redis connection's epoch, which a reconnection during the lookup raises.
-  uint64_t* redis_epoch = nullptr;
-  bool reconnects = false;
-
-  void authenticate(std::string_view key, std::vector<RedisCommand> prefetch, Done done) override {
-    asked.push_back(prefetch);
-    if (reconnects) ++*redis_epoch;
-    if (tokens_down) return done(AuthOutcome{AuthOutcome::Kind::kUnavailable});
-    AuthOutcome outcome;
-    outcome.key_hash = "hash-" + std::string(key);
-    if (key == kGoodKey || key == kReadOnlyKey) {
-      outcome.kind = AuthOutcome::Kind::kAccepted;
-      outcome.caller.mutable_workspace()->set_uuid("ws-1");
-      outcome.caller.add_scopes("links:read");
-      if (key == kGoodKey) outcome.caller.add_scopes("links:write");
-    }
-    for (const auto& command : prefetch) {
-      auto it = redis.find(command.at(1));
-      outcome.prefetched.push_back(redis_down          ? std::nullopt
-                                   : it == redis.end() ? std::optional(RedisReply{})
-                                                       : stringReply(it->second));
-    }
-    done(std::move(outcome));
-  }
-};
-
-class FakeResolver final : public WorkspaceResolver {
- public:
-  bool down = false;
-  void resolve(std::string_view host, Done done) override {
-    if (down) return done(WorkspaceOutcome{WorkspaceOutcome::Kind::kUnavailable});
-    if (host != "acme.feedback.test") return done(WorkspaceOutcome{});
-    WorkspaceOutcome found{WorkspaceOutcome::Kind::kFound};
-    found.workspace.set_uuid("ws-public");
-    done(std::move(found));
-  }
-};
-
-class FakeReader final : public RedisReader {
- public:
-  bool down = false;
-  std::map<std::string, std::string> values;
-  uint64_t epoch = 1;
-  bool reconnects = false;  // during each read
-  void read(std::vector<RedisCommand> commands, Done done) override {
-    if (reconnects) ++epoch;
-    RedisReplies replies;
-    for (const auto& command : commands) {
-      if (down) {
-        replies.emplace_back();
-      } else {
-        auto it = values.find(command.at(1));
-        replies.push_back(it == values.end() ? std::optional(RedisReply{})
-                                             : stringReply(it->second));
-      }
-    }
-    done(std::move(replies));
-  }
-  uint64_t connectionEpoch() const override { return epoch; }
-};
-
 // What a handler saw, rendered as JSON: caller workspace, prefetched values, the body.
 HttpResponse echo(const RequestContext& ctx) {
   boost::json::object out;
@@ -123,7 +46,7 @@ struct Fixture {
   FakeReader reader;
   RevokedKeys revoked;
   Metrics metrics;
-  ResponseFinish finish{revoked, metrics, false};
+  ResponseFinish finish{metrics, false};
   std::unique_ptr<Pipeline> pipeline;
 
   Fixture() {
@@ -150,7 +73,7 @@ struct Fixture {
                {publicRoute(true, true), handler});
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));
-    stages.push_back(std::make_unique<CredentialsStage>(keys, hosts, reader));
+    stages.push_back(std::make_unique<CredentialsStage>(keys, hosts, reader, revoked, nullptr));
     stages.push_back(std::make_unique<ScopeStage>());
     stages.push_back(std::make_unique<DispatchStage>([](std::function<void()> task) { task(); }));
     pipeline = std::make_unique<Pipeline>(std::move(stages), finish, std::chrono::seconds(1));
@@ -379,7 +302,7 @@ TEST_CASE("pipeline: every answer carries X-Request-Id; a key revoked meanwhile 
   CHECK(json(echoed).at("error").at("request_id") == "req-42");
   CHECK_FALSE(header(f.get("/v1/conflict/"), "X-Request-Id").empty());
 
-  f.revoked.add(std::string("hash-") + kGoodKey);
+  f.revoked.add(keyHash(kGoodKey));
   auto revoked = f.get(std::string("/v1/things/") + kUuid + "/");
   CHECK(revoked.status == 401);
   CHECK(code(revoked) == "INVALID_API_KEY");

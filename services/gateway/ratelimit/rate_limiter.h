@@ -1,0 +1,91 @@
+#pragma once
+// Rate limits shared by every gateway replica (API-CONTRACT.md sections 3 and 5): API keys
+// by their workspace's rate, public intake calls by client address and link. The count
+// normally joins the round trip that reads the key record and the route's keys (the
+// credentials stage sends admission commands built here); admit() is the extra trip
+// made only when that one could not count (a key record not cached yet). When Redis does not
+// answer, decisions are this replica's own (fail open) or refusals (fail closed), and each
+// change between shared and degraded decisions is logged once.
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/redis/redis_script.h"
+#include "services/gateway/auth/key_authenticator.h"
+#include "services/gateway/http/client_address.h"
+#include "services/gateway/metrics.h"
+#include "services/gateway/ratelimit/local_rate_limiter.h"
+#include "services/gateway/ratelimit/sliding_window.h"
+
+namespace feedback::gateway {
+
+struct RequestContext;
+
+enum class RateFailMode { kOpen, kClosed };
+
+struct RateLimitSettings {
+  bool enabled = true;
+  RateFailMode fail_mode = RateFailMode::kOpen;
+  // Public intake calls per minute per client address and link; 0: not limited.
+  int intake_per_minute = 60;
+  std::size_t local_subjects = 100000;
+};
+
+class RateLimiter {
+ public:
+  using Clock = std::function<int64_t()>;  // Unix milliseconds
+  RateLimiter(RedisReader& redis, Metrics& metrics, RateLimitSettings settings,
+              ClientAddresses clients = ClientAddresses(), Clock clock = systemClock);
+
+  const RateLimitSettings& settings() const { return settings_; }
+
+  // Who a request counts against: an API key (by its hash; its limit comes with the caller),
+  // or on public routes the client address at a link; nullopt when it is not limited.
+  struct Subject {
+    std::string name;
+    int limit = 0;
+  };
+  std::optional<Subject> subjectOf(const RequestContext& ctx) const;
+  // The admission to send in the credentials' round trip; empty when none applies.
+  std::vector<std::string> admissionFor(const RequestContext& ctx) const;
+  // The admission of a request with an API key: the limit is read from its cached record.
+  std::vector<std::string> keyAdmission(std::string_view key_hash) const;
+  // The admission of `subject` against `limit` requests per minute.
+  std::vector<std::string> admission(std::string_view subject, int limit) const;
+
+  enum class Outcome { kCounted, kUncounted, kNoAnswer };
+  struct Answer {
+    Outcome outcome = Outcome::kNoAnswer;
+    RateDecision decision;
+  };
+  // Reads Redis's answer to an admission command.
+  static Answer read(const std::optional<RedisReply>& reply);
+
+  // A decision from an admission's answer: counted, the decision; no answer, the degraded
+  // one (nullopt in fail-closed mode); uncounted, nullopt (call admit()).
+  std::optional<RateDecision> decide(const Answer& answer, std::string_view subject, int limit);
+  // Counts `subject` in a round trip of its own; `done` gets the decision, or nullopt when
+  // Redis does not answer in fail-closed mode. Runs `done` on the Redis client's thread.
+  void admit(std::string subject, int limit, std::function<void(std::optional<RateDecision>)> done);
+
+ private:
+  static int64_t systemClock();
+  std::optional<RateDecision> degraded(std::string_view subject, int limit);
+  void shared(const RateDecision& decision);
+
+  RedisReader& redis_;
+  Metrics& metrics_;
+  const RateLimitSettings settings_;
+  const ClientAddresses clients_;
+  const Clock clock_;
+  const RedisScript script_;
+  const std::string window_seconds_;
+  LocalRateLimiter local_;
+  std::atomic<bool> degraded_{false};
+};
+
+}  // namespace feedback::gateway

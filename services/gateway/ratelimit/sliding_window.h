@@ -1,0 +1,54 @@
+#pragma once
+// The rate limit's arithmetic (API-CONTRACT.md section 3): a sliding window of per-second
+// buckets. A request is admitted when the requests admitted in the last 60 whole seconds
+// (this one included) are fewer than the limit, so no 60 consecutive seconds ever hold more
+// than the limit, edges included; refused requests count for nothing. Memory is 60 counters
+// whatever the rate, where a log of timestamps would grow with it. A token bucket (GCRA) is
+// not used because it admits a full burst and then its refill within the same minute.
+//
+// This class is the local limiter's state (Redis unreachable) and the reference the Redis
+// script (rate_window_script.h) is checked against: both follow the same steps.
+
+#include <array>
+#include <cstdint>
+
+namespace feedback::gateway {
+
+inline constexpr int kRateWindowSeconds = 60;
+
+struct RateDecision {
+  bool admitted = true;
+  int limit = 0;
+  // Requests still admitted in the current window.
+  int remaining = 0;
+  // Until the oldest request counted leaves the window (remaining grows), or for a refused
+  // request until one would be admitted.
+  int64_t reset_ms = 0;
+  // Refused only: until a request would be admitted; at least 1 ms.
+  int64_t retry_after_ms = 0;
+};
+
+class SlidingWindow {
+ public:
+  // Counts a request at `now_ms` (Unix milliseconds) against `limit` requests per window.
+  // A clock behind the newest second seen (another replica's, or a step back) counts in
+  // that newest second, so the window never moves backwards.
+  RateDecision admit(int64_t now_ms, int limit);
+  // True when nothing admitted is left in the window at `now_ms`: the state can be dropped.
+  bool idleAt(int64_t now_ms) const;
+
+ private:
+  int32_t& bucket(int64_t second) {
+    return counts_[static_cast<std::size_t>(((second % kRateWindowSeconds) + kRateWindowSeconds) %
+                                            kRateWindowSeconds)];
+  }
+  void expireBefore(int64_t first_second);
+
+  std::array<int32_t, kRateWindowSeconds> counts_{};
+  bool seen_ = false;
+  int64_t newest_ = 0;  // newest second seen
+  int64_t head_ = 0;    // oldest second holding a count, when total_ > 0
+  int64_t total_ = 0;
+};
+
+}  // namespace feedback::gateway

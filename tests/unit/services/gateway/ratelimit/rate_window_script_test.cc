@@ -1,0 +1,108 @@
+// The Redis script of the shared rate window against SlidingWindow, its reference: the same
+// requests at the same times must get the same decisions. Needs a Redis server, so it is
+// hidden from the unit run ("[.redis]") and run by the integration tests with REDIS_PORT set
+// (tests/integration/test_rate_limits.py); without REDIS_PORT it fails rather than pass empty.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <random>
+
+#include "common/redis/redis_client.h"
+#include "services/gateway/ratelimit/rate_window_script.h"
+#include "services/gateway/ratelimit/sliding_window.h"
+
+using namespace feedback;
+using namespace feedback::gateway;
+
+namespace {
+
+struct ScriptWindow {
+  RedisClient& redis;
+  std::string key;
+
+  RateDecision admit(int64_t now_ms, int limit) {
+    auto reply = redis.commandSync({"EVAL", std::string(ratewindow::kScript), "1", key,
+                                    std::to_string(limit), std::to_string(kRateWindowSeconds),
+                                    std::to_string(now_ms)});
+    REQUIRE(reply);
+    REQUIRE(reply->type == RedisReply::Type::kArray);
+    REQUIRE(reply->elements.size() == 5);
+    const auto& e = reply->elements;
+    return {e[0].integer == 1, static_cast<int>(e[1].integer), static_cast<int>(e[2].integer),
+            e[3].integer, e[4].integer};
+  }
+};
+
+void requireSame(const RateDecision& script, const RateDecision& reference) {
+  REQUIRE(script.admitted == reference.admitted);
+  REQUIRE(script.limit == reference.limit);
+  REQUIRE(script.remaining == reference.remaining);
+  REQUIRE(script.reset_ms == reference.reset_ms);
+  REQUIRE(script.retry_after_ms == reference.retry_after_ms);
+}
+
+}  // namespace
+
+TEST_CASE("rate window script: Redis decides as SlidingWindow does", "[.redis]") {
+  const char* port = std::getenv("REDIS_PORT");
+  REQUIRE(port != nullptr);
+  RedisClient redis("127.0.0.1", std::atoi(port));
+  std::mt19937_64 random(11);
+  for (int round = 0; round < 12; ++round) {
+    ScriptWindow script{redis, ratewindow::redisKey("script-test-" + std::to_string(round))};
+    redis.commandSync({"DEL", script.key});
+    SlidingWindow reference;
+    int limit = 1 + static_cast<int>(random() % 20);
+    int64_t now = 1'700'000'000'000 + static_cast<int64_t>(random() % 1000);
+    for (int i = 0; i < 400; ++i) {
+      // Mostly forward, sometimes a clock behind, sometimes a long pause or a new limit.
+      switch (random() % 20) {
+        case 0:
+          now -= static_cast<int64_t>(random() % 5000);
+          break;
+        case 1:
+          now += 30'000 + static_cast<int64_t>(random() % 90'000);
+          break;
+        case 2:
+          limit = static_cast<int>(random() % 25);
+          break;
+        default:
+          now += static_cast<int64_t>(random() % 700);
+      }
+      requireSame(script.admit(now, limit), reference.admit(now, limit));
+    }
+    // Nothing outlives the window: at most its buckets and three fields, and a TTL.
+    auto fields = redis.commandSync({"HLEN", script.key});
+    REQUIRE(fields);
+    CHECK(fields->integer <= kRateWindowSeconds + 3);
+    auto ttl = redis.commandSync({"PTTL", script.key});
+    REQUIRE(ttl);
+    CHECK(ttl->integer <= (kRateWindowSeconds + 1) * 1000);
+    redis.commandSync({"DEL", script.key});
+  }
+}
+
+TEST_CASE("rate window script: a key's limit comes from its cached record", "[.redis]") {
+  const char* port = std::getenv("REDIS_PORT");
+  REQUIRE(port != nullptr);
+  RedisClient redis("127.0.0.1", std::atoi(port));
+  const std::string record = "fb:key:{script-test-key}";
+  const std::string window = ratewindow::redisKey("script-test-key");
+  redis.commandSync({"DEL", record, window});
+  auto admit = [&] {
+    return redis.commandSync({"EVAL", std::string(ratewindow::kScript), "2", window, record, "",
+                              std::to_string(kRateWindowSeconds), ""});
+  };
+  auto uncached = admit();
+  REQUIRE(uncached);
+  REQUIRE(uncached->elements.size() == 1);
+  CHECK(uncached->elements[0].integer == -1);
+  redis.commandSync({"SET", record, "revoked"});
+  CHECK(admit()->elements.size() == 1);
+  redis.commandSync({"SET", record, std::string("v2:2:\x0a\x03", 7)});
+  CHECK(admit()->elements[0].integer == 1);
+  CHECK(admit()->elements[0].integer == 1);
+  auto refused = admit();
+  CHECK(refused->elements[0].integer == 0);
+  CHECK(refused->elements[1].integer == 2);
+  redis.commandSync({"DEL", record, window});
+}
