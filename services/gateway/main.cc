@@ -72,12 +72,13 @@ int main() {
                                   {.max_calls = config.submission_calls});
     addIntakeRoutes(routes, backends, intake_links, submissions);
 
-    RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout);
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
     PipelinedRedisReader reader(redis);
     RateLimiter limiter(reader, metrics, config.rate_limits,
                         ClientAddresses(config.trusted_proxies));
     const RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
+    RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout,
+                                        admissions);
     std::unique_ptr<HttpServer> api_server;
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));

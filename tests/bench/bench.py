@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import stack_cpu
@@ -26,7 +27,7 @@ THREADS = os.environ.get("BENCH_THREADS", "2")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "64")
 TARGETS = {"W1_ratio": 0.25, "W1_p99_ms": 10.0, "W2_rps": 3000.0, "RSS_MiB": 64.0,
            "W3_rps": 4000.0, "W3_p99_ms": 20.0, "W3_search_rps": 1000.0, "W4_rps": 3000.0,
-           "W4_p99_ms": 50.0, "scale_ms": 50.0}
+           "W4_p99_ms": 50.0, "scale_ms": 50.0, "W5_ratio": 0.5, "W1_limiter_cost": 0.10}
 W3_RESPONSES = int(os.environ.get("BENCH_W3_RESPONSES", "100000"))
 SCALE_RESPONSES = int(os.environ.get("BENCH_SCALE_RESPONSES", "1000000"))
 RARE_WORD = "zebracorn"  # in 0.1% of seeded responses (scripts/seed-responses)
@@ -94,6 +95,52 @@ http {{
     raise SystemExit(f"bench: nginx did not start: {proc.stderr.read().decode()[-500:]}")
 
 
+class BenchGateway:
+    """A gateway of the bench's own on the stack's services, with `settings` added to the
+    stack's: the rows that compare settings run on two of these, alike but for them."""
+
+    def __init__(self, **settings):
+        with open(os.path.join(STACK_DIR, "services.env")) as f:
+            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+        self.port, admin = free_port(), free_port()
+        env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin), **settings)
+        self.log = open(os.path.join(OUT_DIR, f"gateway-{self.port}.log"), "w")
+        self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", "gateway", "gateway")],
+                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.pid = self.proc.pid
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{admin}/readyz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise SystemExit("bench: a bench gateway did not become ready")
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+        self.log.close()
+
+
+def check_refused(url, key, samples=20):
+    """W5's answers, sampled: each must be 429 RATE_LIMITED with Retry-After."""
+    for _ in range(samples):
+        try:
+            http("GET", url, key)
+        except urllib.error.HTTPError as e:
+            body = json.loads(e.read())
+            if e.code == 429 and e.headers.get("Retry-After") and \
+                    body["error"]["code"] == "RATE_LIMITED":
+                continue
+            raise SystemExit(f"bench: W5 answered {e.code} {body}")
+        raise SystemExit("bench: W5's key was admitted: it must be over its limit")
+
+
 def seeded_link(env, count):
     """A link holding `count` seeded responses: the one seeded for an earlier run of this
     stack when it is still there, else a new one (scripts/seed-responses)."""
@@ -145,17 +192,20 @@ def wrk(url, script, key, connections=CONNECTIONS, duration=DURATION, extra_env=
     return json.loads(m.group(1))
 
 
-def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, stack=True):
-    """One wrk run after a warm-up; with the stack's CPU per request unless `stack` is False."""
+def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, stack=True,
+             gateway=None):
+    """One wrk run after a warm-up; with the stack's CPU per request unless `stack` is False
+    (`gateway`: the BenchGateway measured instead of the stack's)."""
     print(f"bench: {name}: warm-up {WARMUP}, then {DURATION} at {connections} connections ...",
           flush=True)
     wrk(url, script, key, connections, WARMUP, extra_env)
     pg_port = stack_env()["PG_PORT"]
-    before = stack_cpu.snapshot(STACK_DIR, pg_port)
+    gateway_pid = gateway.pid if gateway else None
+    before = stack_cpu.snapshot(STACK_DIR, pg_port, gateway_pid)
     r = wrk(url, script, key, connections, DURATION, extra_env)
     if stack:
-        r["cpu_us_per_request"] = stack_cpu.per_request(before, stack_cpu.snapshot(STACK_DIR, pg_port),
-                                                        r["requests"])
+        after = stack_cpu.snapshot(STACK_DIR, pg_port, gateway_pid)
+        r["cpu_us_per_request"] = stack_cpu.per_request(before, after, r["requests"])
     r["errors"] = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
     r["name"] = name
     r["connections"] = int(connections)
@@ -218,6 +268,39 @@ def main():
         nginx.send_signal(signal.SIGQUIT)
         nginx.wait(timeout=10)
     results.append(scenario("W1 GET /v1/links/{uuid}/", w1_url, "get.lua", key))
+    # W1 with and without rate limits, on two bench gateways alike but for that, taken in
+    # turn twice (best of each) since this machine's speed drifts from run to run.
+    limited = BenchGateway(TRUSTED_PROXIES="127.0.0.1")
+    unlimited = BenchGateway(RATE_LIMITS="false")
+    try:
+        w1_path = f"/v1/links/{link['uuid']}/"
+        pair = []
+        for _ in range(2):
+            pair.append(scenario("W1, rate limits on", limited.url(w1_path), "get.lua", key,
+                                 gateway=limited))
+            pair.append(scenario("W1, rate limits off", unlimited.url(w1_path), "get.lua", key,
+                                 gateway=unlimited))
+        for name in ("W1, rate limits on", "W1, rate limits off"):
+            results.append(max((r for r in pair if r["name"] == name), key=lambda r: r["rps"]))
+        # W5: a key over its limit, every answer 429.
+        over = subprocess.run(ctl + ["workspace", "create", "--name", f"bench-w5-{int(time.time())}",
+                                     "--plan", "free"], capture_output=True, text=True, check=True)
+        over_key = json.loads(over.stdout)["api_key"]
+        for _ in range(30):
+            http("GET", base + "links/", over_key)
+        check_refused(limited.url("/v1/links/"), over_key)
+        results.append(scenario("W5 over the limit (429)", limited.url("/v1/links/"),
+                                "over_limit.lua", over_key, gateway=limited))
+        check_refused(limited.url("/v1/links/"), over_key)
+        # W4 on the gateway that trusts the bench's X-Forwarded-For: one address per respondent.
+        _, created = http("POST", base + "links/", key, dict(link_body, slug=f"w4-{int(time.time())}"))
+        hot = json.loads(created)
+        results.append(scenario("W4 intake one-shot submit", limited.url(f"/i/{hot['slug']}/submit/"),
+                                "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host},
+                                gateway=limited))
+    finally:
+        limited.stop()
+        unlimited.stop()
     results.append(scenario("W2 POST /v1/links/", base + "links/", "create_link.lua", key))
     results.append(scenario("W1 at 1000 connections", w1_url, "get.lua", key, connections=1000))
 
@@ -233,11 +316,6 @@ def main():
     results.append(scenario("W3 search, read afresh", f"{w3_url}&search={RARE_WORD}", "get.lua",
                             w3["api_key"], extra_env=fresh))
 
-    _, created = http("POST", base + "links/", key, dict(link_body, slug=f"w4-{int(time.time())}"))
-    hot = json.loads(created)
-    gateway = base.split("/")[2]
-    results.append(scenario("W4 intake one-shot submit", f"http://{gateway}/i/{hot['slug']}/submit/",
-                            "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host}))
 
     scale = seeded_link(env, SCALE_RESPONSES)
     scale_url = f"{base}links/{scale['link_uuid']}/responses/?page_size=20"
@@ -276,6 +354,9 @@ def main():
     w3, w3s = by_name["W3 responses, page_size=20"], by_name["W3 responses, search="]
     w3f, w3sf = by_name["W3 page, read afresh"], by_name["W3 search, read afresh"]
     w4 = by_name["W4 intake one-shot submit"]
+    w5 = by_name["W5 over the limit (429)"]
+    w1_on, w1_off = by_name["W1, rate limits on"], by_name["W1, rate limits off"]
+    limiter_cost = 1 - w1_on["rps"] / w1_off["rps"] if w1_off["rps"] else 1
     checks = {
         "W1 >= 25% of W0": w1["ratio_to_w0"] >= TARGETS["W1_ratio"],
         "W1 p99 < 10 ms": w1["p99_us"] / 1000 < TARGETS["W1_p99_ms"],
@@ -290,6 +371,9 @@ def main():
         "W3 search >= 1000 pages/s (read afresh)": w3sf["rps"] >= TARGETS["W3_search_rps"],
         "W4 >= 3000 submissions/s": w4["rps"] >= TARGETS["W4_rps"],
         "W4 p99 < 50 ms": w4["p99_us"] / 1000 < TARGETS["W4_p99_ms"],
+        "W5 (429 path) >= 50% of W0": w5["ratio_to_w0"] >= TARGETS["W5_ratio"],
+        f"W1 with rate limits at most 10% below without ({limiter_cost:+.1%})":
+            limiter_cost <= TARGETS["W1_limiter_cost"],
     }
     for name, seconds in scale_checks:
         checks[f"{SCALE_RESPONSES:,} responses: {name} < 50 ms"] = seconds * 1000 < TARGETS["scale_ms"]

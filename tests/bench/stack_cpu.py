@@ -27,11 +27,14 @@ def _cmdline(pid):
         return []
 
 
-def processes(stack_dir, pg_port):
+def processes(stack_dir, pg_port, gateway_pid=None):
     """pid -> role: the services and Redis (from their pid files), PostgreSQL's postmaster on
-    `pg_port` and its backends."""
+    `pg_port` and its backends. `gateway_pid`: the gateway measured, when not the stack's."""
     roles = {}
     for role in ROLES:
+        if role == "gateway" and gateway_pid:
+            roles[gateway_pid] = role
+            continue
         try:
             with open(os.path.join(stack_dir, "pids", f"{role}.pid")) as f:
                 roles[int(f.read().strip())] = role
@@ -53,10 +56,10 @@ def processes(stack_dir, pg_port):
     return roles
 
 
-def snapshot(stack_dir, pg_port):
+def snapshot(stack_dir, pg_port, gateway_pid=None):
     """pid -> (role, CPU ticks so far)."""
     out = {}
-    for pid, role in processes(stack_dir, pg_port).items():
+    for pid, role in processes(stack_dir, pg_port, gateway_pid).items():
         stat = _stat(pid)
         if stat:
             out[pid] = (role, stat[2])

@@ -13,15 +13,6 @@ from harness import (ENV, GATEWAYS, ROOT, Workspace, expect, feedbackctl, intake
 from test_link_cache import SecondGateway, _in_flight_then_revoked
 
 
-def _metric(admin_url, name):
-    with urllib.request.urlopen(admin_url + "metrics", timeout=5) as r:
-        for line in r.read().decode().splitlines():
-            if line.startswith(name + " ") or line.startswith(name + "{"):
-                if line.startswith(name + " "):
-                    return float(line.split()[-1])
-    return None
-
-
 def _metrics(admin_url):
     with urllib.request.urlopen(admin_url + "metrics", timeout=5) as r:
         out = {}
@@ -30,6 +21,12 @@ def _metrics(admin_url):
                 name, value = line.rsplit(" ", 1)
                 out[name] = float(value)
         return out
+
+
+def _local_decisions(admin_url):
+    m = _metrics(admin_url)
+    return sum(v for k, v in m.items()
+               if k.startswith('gateway_rate_limit_decisions_total{source="local"'))
 
 
 def _int(r, name):
@@ -42,6 +39,8 @@ def _int(r, name):
 def a_free_key_hammered_through_two_replicas_never_exceeds_its_limit_in_any_minute():
     assert len(GATEWAYS) >= 2, f"the test stack runs two gateway replicas, got {GATEWAYS}"
     ws = Workspace(plan="free", rate_limit=None)
+    admins = ENV["ADMIN_URLS"].split(",")
+    local_before = [_local_decisions(admin) for admin in admins]
     answers, lock = [], threading.Lock()
     deadline = time.monotonic() + 70
 
@@ -55,6 +54,9 @@ def a_free_key_hammered_through_two_replicas_never_exceeds_its_limit_in_any_minu
 
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         list(pool.map(hammer, GATEWAYS * 2))
+    # Shared limits all along: a replica deciding alone (Redis silent, fail open) would
+    # rightly admit more, and this test would not be about the shared window.
+    assert [_local_decisions(admin) for admin in admins] == local_before, "Redis was silent"
     admitted = sorted((s, e) for s, e, r in answers if r.status == 200)
     refused = [r for _, _, r in answers if r.status != 200]
     assert all(r.status == 429 for r in refused), {r.status for r in refused}
@@ -112,41 +114,6 @@ def expect_soon(call, since):
 
 
 @test
-def redis_down_leaves_local_limits_on_each_replica_and_its_return_restores_shared_ones():
-    ws = Workspace(plan="free", rate_limit=None)
-    expect(ws.call("GET", "tokens/"), 200)  # the key record is cached and counted
-    admin = ENV["ADMIN_URL"]
-    with SecondGateway(RATE_LIMIT_FAIL_MODE="closed") as closed:
-        stack("stop-service", "redis")
-        try:
-            # Fail open: each replica counts on its own, up to the key's limit.
-            for gateway in GATEWAYS[:1]:
-                statuses = [ws.call("GET", "tokens/", gateway=gateway).status for _ in range(32)]
-                assert statuses[:30] == [200] * 30 and statuses[30:] == [429, 429], statuses
-            assert _metrics(admin)["gateway_rate_limit_degraded"] == 1
-            assert _metrics(admin)['gateway_rate_limit_decisions_total{source="local",outcome="admitted"}'] >= 30
-            # Fail closed: 503 with Retry-After.
-            r = closed.call(ws, "GET", "tokens/")
-            expect(r, 503, "SERVICE_UNAVAILABLE")
-            assert r.header("Retry-After") == "1"
-        finally:
-            stack("start-service", "redis")
-    # Back to the shared window by itself (empty again: this Redis keeps no data).
-    wait_until(lambda: ws.call("GET", "tokens/").status == 200 and
-               _metrics(admin)["gateway_rate_limit_degraded"] == 0, what="shared limits again")
-    before = _metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
-    for gateway in GATEWAYS:
-        expect(ws.call("GET", "tokens/", gateway=gateway), 200)
-    after = _metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
-    assert after >= before + 1, (before, after)
-    with open(os.path.join(os.environ.get("STACK_DIR", os.path.join(ROOT, ".run")), "logs",
-                           "gateway.log")) as f:
-        log = f.read()
-    # One warning per change of mode, not one per request.
-    assert log.count('"event":"rate_limits_degraded"') <= log.count('"event":"rate_limits_shared_again"') + 1
-
-
-@test
 def intake_calls_are_limited_per_client_address_and_link():
     ws = Workspace()
     ws.link(slug="limited", questions=[{"prompt": "Why?", "field_key": "why"}])
@@ -197,3 +164,38 @@ def a_revocation_missed_while_the_channel_reconnects_still_fails_requests_in_fli
         r = _in_flight_then_revoked(ws, lambda key: b.call(ws, "GET", "links/", key=key),
                                     revoke_while_b_is_not_listening)
     expect(r, 401, "INVALID_API_KEY")
+
+
+@test
+def redis_down_leaves_local_limits_on_each_replica_and_its_return_restores_shared_ones():
+    ws = Workspace(plan="free", rate_limit=None)
+    expect(ws.call("GET", "tokens/"), 200)  # the key record is cached and counted
+    admin = ENV["ADMIN_URL"]
+    with SecondGateway(RATE_LIMIT_FAIL_MODE="closed") as closed:
+        stack("stop-service", "redis")
+        try:
+            # Fail open: each replica counts on its own, up to the key's limit.
+            for gateway in GATEWAYS[:1]:
+                statuses = [ws.call("GET", "tokens/", gateway=gateway).status for _ in range(32)]
+                assert statuses[:30] == [200] * 30 and statuses[30:] == [429, 429], statuses
+            assert _metrics(admin)["gateway_rate_limit_degraded"] == 1
+            assert _metrics(admin)['gateway_rate_limit_decisions_total{source="local",outcome="admitted"}'] >= 30
+            # Fail closed: 503 with Retry-After.
+            r = closed.call(ws, "GET", "tokens/")
+            expect(r, 503, "SERVICE_UNAVAILABLE")
+            assert r.header("Retry-After") == "1"
+        finally:
+            stack("start-service", "redis")
+    # Back to the shared window by itself (empty again: this Redis keeps no data).
+    wait_until(lambda: ws.call("GET", "tokens/").status == 200 and
+               _metrics(admin)["gateway_rate_limit_degraded"] == 0, what="shared limits again")
+    before = _metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
+    for gateway in GATEWAYS:
+        expect(ws.call("GET", "tokens/", gateway=gateway), 200)
+    after = _metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
+    assert after >= before + 1, (before, after)
+    with open(os.path.join(os.environ.get("STACK_DIR", os.path.join(ROOT, ".run")), "logs",
+                           "gateway.log")) as f:
+        log = f.read()
+    # One warning per change of mode, not one per request.
+    assert log.count('"event":"rate_limits_degraded"') <= log.count('"event":"rate_limits_shared_again"') + 1

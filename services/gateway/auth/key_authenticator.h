@@ -26,6 +26,10 @@ struct AuthOutcome {
   // The answers to the commands sent with the API key's lookup, one per command; nullopt
   // when Redis did not answer.
   RedisReplies prefetched;
+  // When the key was looked up through the rate limit's admission script (which counts the
+  // request in the same command): its answer, nullopt when Redis did not answer.
+  bool admission_sent = false;
+  std::optional<RedisReply> admission;
 };
 
 class KeyAuthenticator {

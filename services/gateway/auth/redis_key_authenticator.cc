@@ -31,13 +31,26 @@ void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
     outcome.prefetched.resize(extra);
     done(std::move(outcome));
   };
-  std::vector<RedisCommand> commands{{"GET", keycache::redisKey(hash)}};
+  std::vector<RedisCommand> commands;
+  commands.reserve(1 + prefetch.size());
+  commands.push_back(limiter_ ? limiter_->keyAdmission(hash)
+                              : RedisCommand{"GET", keycache::redisKey(hash)});
   for (auto& command : prefetch) commands.push_back(std::move(command));
   redis_.pipeline(std::move(commands), [this, hash = std::move(hash),
                                         done = std::move(done)](RedisReplies replies) mutable {
     RedisReplies prefetched(std::make_move_iterator(replies.begin() + 1),
                             std::make_move_iterator(replies.end()));
-    const auto& reply = replies[0];
+    std::optional<RedisReply> reply = std::move(replies[0]);
+    if (limiter_) {
+      auto admission = std::move(reply);
+      reply = RateLimiter::recordIn(admission);
+      done = [admission = std::move(admission),
+              done = std::move(done)](AuthOutcome outcome) mutable {
+        outcome.admission_sent = true;
+        outcome.admission = std::move(admission);
+        done(std::move(outcome));
+      };
+    }
     if (!reply || reply->type == RedisReply::Type::kError) {
       ++metrics_.key_cache_bypassed;
       return verify(std::move(hash), false, {}, std::move(done));

@@ -9,14 +9,18 @@
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/gateway/auth/key_authenticator.h"
 #include "services/gateway/metrics.h"
+#include "services/gateway/ratelimit/rate_limiter.h"
 
 namespace feedback::gateway {
 
 class RedisKeyAuthenticator final : public KeyAuthenticator {
  public:
+  // `limiter`: when rate limits are on, the key is looked up by its admission script, which
+  // counts the request in the same command (RateLimiter::keyAdmission); null, by a GET.
   RedisKeyAuthenticator(RedisClient& redis, feedback::tokens::v1::TokensService::Stub& tokens,
-                        Metrics& metrics, std::chrono::milliseconds timeout)
-      : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout) {}
+                        Metrics& metrics, std::chrono::milliseconds timeout,
+                        const RateLimiter* limiter)
+      : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout), limiter_(limiter) {}
 
   void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
                     Done done) override;
@@ -29,6 +33,7 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
   feedback::tokens::v1::TokensService::Stub& tokens_;
   Metrics& metrics_;
   const std::chrono::milliseconds timeout_;
+  const RateLimiter* limiter_;
 };
 
 }  // namespace feedback::gateway

@@ -44,7 +44,8 @@ std::vector<RedisCommand> CredentialsStage::roundTrip(RequestContext& ctx) const
     ctx.prefetch_sent_at = std::chrono::steady_clock::now();
     commands = ctx.prefetch_sent;
   }
-  if (limiter_) {
+  // An API key's admission is its lookup, sent by the KeyAuthenticator.
+  if (limiter_ && ctx.route->attributes.access == Access::kPublic) {
     auto admission = limiter_->admissionFor(ctx);
     if (!admission.empty()) {
       ctx.admission_sent = true;
@@ -55,6 +56,7 @@ std::vector<RedisCommand> CredentialsStage::roundTrip(RequestContext& ctx) const
 }
 
 void CredentialsStage::received(RequestContext& ctx, RedisReplies replies) const {
+  // roundTrip() put the admission last (public routes).
   if (ctx.admission_sent && !replies.empty()) {
     ctx.admission = std::move(replies.back());
     replies.pop_back();
@@ -101,6 +103,8 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
     }
     ctx->caller = std::move(outcome.caller);
     received(*ctx, std::move(outcome.prefetched));
+    ctx->admission_sent = outcome.admission_sent;
+    ctx->admission = std::move(outcome.admission);
     chain.next();
   });
 }

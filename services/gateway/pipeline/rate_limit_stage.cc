@@ -29,13 +29,18 @@ void setRateLimitHeaders(const RateDecision& decision, HttpResponse& response) {
 }
 
 void RateLimitStage::decode(const ContextPtr& ctx, Chain chain) {
+  RateLimiter::Answer answer;
+  if (ctx->admission_sent) {
+    answer = RateLimiter::read(ctx->admission);
+    // The usual case needs nothing else: counted in the credentials' round trip.
+    if (answer.outcome == RateLimiter::Outcome::kCounted) {
+      return apply(ctx, chain, limiter_.decide(answer, {}, 0));
+    }
+  }
   auto subject = limiter_.subjectOf(*ctx);
   if (!subject) return chain.next();
-  if (ctx->admission_sent) {
-    auto answer = RateLimiter::read(ctx->admission);
-    if (answer.outcome != RateLimiter::Outcome::kUncounted) {
-      return apply(ctx, chain, limiter_.decide(answer, subject->name, subject->limit));
-    }
+  if (ctx->admission_sent && answer.outcome == RateLimiter::Outcome::kNoAnswer) {
+    return apply(ctx, chain, limiter_.decide(answer, subject->name, subject->limit));
   }
   limiter_.admit(
       std::move(subject->name), subject->limit,

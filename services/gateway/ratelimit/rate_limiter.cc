@@ -60,10 +60,10 @@ std::vector<std::string> RateLimiter::admission(std::string_view subject, int li
 RateLimiter::Answer RateLimiter::read(const std::optional<RedisReply>& reply) {
   if (!reply || reply->type != RedisReply::Type::kArray || reply->elements.empty()) return {};
   const auto& e = reply->elements;
-  if (e[0].integer < 0) return {Outcome::kUncounted};
-  if (e.size() != 5) return {};
-  for (const auto& element : e) {
-    if (element.type != RedisReply::Type::kInteger) return {};
+  if (e[0].type == RedisReply::Type::kInteger && e[0].integer < 0) return {Outcome::kUncounted};
+  if (e.size() < 5) return {};
+  for (std::size_t i = 0; i < 5; ++i) {
+    if (e[i].type != RedisReply::Type::kInteger) return {};
   }
   RateDecision decision;
   decision.admitted = e[0].integer == 1;
@@ -72,6 +72,15 @@ RateLimiter::Answer RateLimiter::read(const std::optional<RedisReply>& reply) {
   decision.reset_ms = e[3].integer;
   decision.retry_after_ms = e[4].integer;
   return {Outcome::kCounted, decision};
+}
+
+std::optional<RedisReply> RateLimiter::recordIn(const std::optional<RedisReply>& reply) {
+  if (!reply || reply->type != RedisReply::Type::kArray) return reply;
+  const auto& e = reply->elements;
+  // {-1, record} uncounted, {admitted, limit, remaining, reset, retry, record} counted; a
+  // nil record at the end of a Lua array is dropped.
+  std::size_t at = !e.empty() && e[0].integer < 0 ? 1 : 5;
+  return at < e.size() ? e[at] : RedisReply{};
 }
 
 void RateLimiter::shared(const RateDecision& decision) {

@@ -50,7 +50,8 @@ class RateLimiter {
     int limit = 0;
   };
   std::optional<Subject> subjectOf(const RequestContext& ctx) const;
-  // The admission to send in the credentials' round trip; empty when none applies.
+  // The admission to send in the credentials' round trip; empty when none applies. For an
+  // API key it is keyAdmission(), sent by the KeyAuthenticator as the key's lookup.
   std::vector<std::string> admissionFor(const RequestContext& ctx) const;
   // The admission of a request with an API key: the limit is read from its cached record.
   std::vector<std::string> keyAdmission(std::string_view key_hash) const;
@@ -64,6 +65,9 @@ class RateLimiter {
   };
   // Reads Redis's answer to an admission command.
   static Answer read(const std::optional<RedisReply>& reply);
+  // The key record a keyAdmission() answer carries (nil when not cached); the answer itself
+  // when it is an error, nullopt when there is none.
+  static std::optional<RedisReply> recordIn(const std::optional<RedisReply>& reply);
 
   // A decision from an admission's answer: counted, the decision; no answer, the degraded
   // one (nullopt in fail-closed mode); uncounted, nullopt (call admit()).

@@ -11,8 +11,10 @@
 // ARGV[1] the limit when no record is given; ARGV[2] window seconds;
 // ARGV[3] now in Unix ms, or "" for Redis's own clock: one clock for every replica, so
 //         their skew cannot widen the window.
-// Answers {admitted 0|1, limit, remaining, reset ms, retry-after ms}, or {-1} when the
-// record is absent or has no limit (the caller counts again with the limit it learns).
+// Answers {admitted 0|1, limit, remaining, reset ms, retry-after ms, record}, or {-1, record}
+// when the record is absent or has no limit (the caller counts again with the limit it
+// learns). The record (nil without KEYS[2]) comes back so that the key's lookup needs no
+// command of its own: the script is the key's lookup (RedisKeyAuthenticator).
 
 #include <string>
 #include <string_view>
@@ -20,11 +22,11 @@
 namespace feedback::gateway::ratewindow {
 
 inline constexpr std::string_view kScript = R"lua(
-local limit
+local limit, record
 if KEYS[2] then
-  local record = redis.call('GET', KEYS[2])
+  record = redis.call('GET', KEYS[2])
   limit = record and tonumber(string.match(record, '^v2:(%d+):'))
-  if not limit then return {-1} end
+  if not limit then return {-1, record} end
 else
   limit = tonumber(ARGV[1])
 end
@@ -35,23 +37,26 @@ if not now_ms then
   now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local w = KEYS[1]
-local state = redis.call('HMGET', w, 'h', 'n', 't')
-local head, newest, total = tonumber(state[1]), tonumber(state[2]), tonumber(state[3]) or 0
 local now = math.floor(now_ms / 1000)
+-- The state and the bucket of the current second, in one read.
+local state = redis.call('HMGET', w, 'h', 'n', 't', now)
+local head, newest, total = tonumber(state[1]), tonumber(state[2]), tonumber(state[3]) or 0
+local current = tonumber(state[4]) or 0
 if newest and now < newest then
   now = newest
   now_ms = math.max(now_ms, now * 1000)
+  current = tonumber(redis.call('HGET', w, now)) or 0
 end
 local first = now - window + 1
-local changed = false
-if total > 0 and (newest < first or head < first) then
-  changed = true
-end
+-- The fields h and n and the key's lifetime change only in a new second or on expiry; a
+-- refusal writes nothing unless buckets expired.
+local moved, expired = newest ~= now, false
 if total > 0 then
   if newest < first then
     redis.call('DEL', w)
-    total = 0
+    total, expired = 0, true
   elseif head < first then
+    expired = true
     while head < first do
       local c = tonumber(redis.call('HGET', w, head))
       if c then
@@ -68,12 +73,15 @@ end
 local admitted = 0
 if total < limit then
   admitted = 1
-  redis.call('HINCRBY', w, now, 1)
   total = total + 1
   if total == 1 then head = now end
-  changed = true
-end
-if changed then
+  if moved or expired or total == 1 then
+    redis.call('HSET', w, now, current + 1, 'h', head, 'n', now, 't', total)
+    redis.call('PEXPIRE', w, (window + 1) * 1000)
+  else
+    redis.call('HSET', w, now, current + 1, 't', total)
+  end
+elseif expired then
   if total > 0 then
     redis.call('HSET', w, 'h', head, 'n', now, 't', total)
     redis.call('PEXPIRE', w, (window + 1) * 1000)
@@ -97,7 +105,7 @@ if admitted == 0 then
   end
   reset_ms = retry_ms
 end
-return {admitted, limit, remaining, reset_ms, retry_ms}
+return {admitted, limit, remaining, reset_ms, retry_ms, record}
 )lua";
 
 inline std::string redisKey(std::string_view subject) {

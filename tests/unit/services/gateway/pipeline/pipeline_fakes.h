@@ -7,6 +7,7 @@
 #include <set>
 
 #include "services/gateway/auth/key_authenticator.h"
+#include "services/gateway/ratelimit/rate_limiter.h"
 #include "services/gateway/ratelimit/sliding_window.h"
 
 namespace feedback::gateway::testing {
@@ -71,6 +72,8 @@ class FakeAuthenticator final : public KeyAuthenticator {
   bool reconnects = false;
 
   FakeRateWindows* windows = nullptr;
+  // Set when rate limits are on: the key is looked up by its admission, as the real one does.
+  const RateLimiter* limiter = nullptr;
   int rate_limit = 30;
   // Keys revoked without the channel telling (stillValid's answer), and how often it asked.
   std::set<std::string> revoked_quietly;
@@ -89,11 +92,13 @@ class FakeAuthenticator final : public KeyAuthenticator {
       outcome.caller.add_scopes("links:read");
       if (key_hash == keyHash(kGoodKey)) outcome.caller.add_scopes("links:write");
     }
+    if (limiter) {
+      outcome.admission_sent = true;
+      if (!redis_down) outcome.admission = windows->answer(limiter->keyAdmission(key_hash));
+    }
     for (const auto& command : prefetch) {
       if (redis_down) {
         outcome.prefetched.emplace_back();
-      } else if (windows && FakeRateWindows::isAdmission(command)) {
-        outcome.prefetched.push_back(windows->answer(command));
       } else {
         auto it = redis.find(command.at(1));
         outcome.prefetched.push_back(it == redis.end() ? std::optional(RedisReply{})

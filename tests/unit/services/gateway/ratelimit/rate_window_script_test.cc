@@ -25,7 +25,7 @@ struct ScriptWindow {
                                     std::to_string(now_ms)});
     REQUIRE(reply);
     REQUIRE(reply->type == RedisReply::Type::kArray);
-    REQUIRE(reply->elements.size() == 5);
+    REQUIRE(reply->elements.size() == 5);  // no record without KEYS[2]
     const auto& e = reply->elements;
     return {e[0].integer == 1, static_cast<int>(e[1].integer), static_cast<int>(e[2].integer),
             e[3].integer, e[4].integer};
@@ -92,17 +92,29 @@ TEST_CASE("rate window script: a key's limit comes from its cached record", "[.r
     return redis.commandSync({"EVAL", std::string(ratewindow::kScript), "2", window, record, "",
                               std::to_string(kRateWindowSeconds), ""});
   };
+  // Not cached: uncounted, no record.
   auto uncached = admit();
   REQUIRE(uncached);
-  REQUIRE(uncached->elements.size() == 1);
+  REQUIRE(uncached->elements.size() == 2);
   CHECK(uncached->elements[0].integer == -1);
+  CHECK(uncached->elements[1].type == RedisReply::Type::kNil);
+  // A tombstone: uncounted, and the tombstone comes back for the key's lookup.
   redis.commandSync({"SET", record, "revoked"});
-  CHECK(admit()->elements.size() == 1);
-  redis.commandSync({"SET", record, std::string("v2:2:\x0a\x03", 7)});
-  CHECK(admit()->elements[0].integer == 1);
+  auto tombstone = admit();
+  REQUIRE(tombstone->elements.size() == 2);
+  CHECK(tombstone->elements[1].str == "revoked");
+  // A record: counted against its limit, and the record comes back.
+  const std::string value("v2:2:\x0a\x03", 7);
+  redis.commandSync({"SET", record, value});
+  auto first = admit();
+  REQUIRE(first->elements.size() == 6);
+  CHECK(first->elements[0].integer == 1);
+  CHECK(first->elements[5].str == value);
   CHECK(admit()->elements[0].integer == 1);
   auto refused = admit();
   CHECK(refused->elements[0].integer == 0);
   CHECK(refused->elements[1].integer == 2);
+  CHECK(refused->elements[2].integer == 0);
+  CHECK(refused->elements[4].integer >= 1);
   redis.commandSync({"DEL", record, window});
 }
