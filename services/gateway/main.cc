@@ -76,7 +76,7 @@ int main() {
     PipelinedRedisReader reader(redis);
     RateLimiter limiter(reader, metrics, config.rate_limits,
                         ClientAddresses(config.trusted_proxies));
-    const RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
+    RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout,
                                         admissions);
     std::unique_ptr<HttpServer> api_server;

@@ -13,6 +13,7 @@
 
 #include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
+#include "services/gateway/ratelimit/sliding_window.h"
 
 namespace feedback::gateway {
 
@@ -30,6 +31,8 @@ struct AuthOutcome {
   // request in the same command): its answer, nullopt when Redis did not answer.
   bool admission_sent = false;
   std::optional<RedisReply> admission;
+  // Or, without an admission, the decision made from an earlier grant or refusal.
+  std::optional<RateDecision> rate_decided;
 };
 
 class KeyAuthenticator {

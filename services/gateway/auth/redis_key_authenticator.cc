@@ -33,15 +33,25 @@ void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
   };
   std::vector<RedisCommand> commands;
   commands.reserve(1 + prefetch.size());
-  commands.push_back(limiter_ ? limiter_->keyAdmission(hash)
-                              : RedisCommand{"GET", keycache::redisKey(hash)});
+  // With rate limits the key's lookup is its admission, unless a grant or a refusal kept
+  // here already decides the request.
+  std::optional<RateDecision> decided = limiter_ ? limiter_->takeGranted(hash) : std::nullopt;
+  const bool admit = limiter_ && !decided;
+  commands.push_back(admit ? limiter_->keyAdmission(hash)
+                           : RedisCommand{"GET", keycache::redisKey(hash)});
   for (auto& command : prefetch) commands.push_back(std::move(command));
-  redis_.pipeline(std::move(commands), [this, hash = std::move(hash),
+  if (decided) {
+    done = [decided, done = std::move(done)](AuthOutcome outcome) {
+      outcome.rate_decided = decided;
+      done(std::move(outcome));
+    };
+  }
+  redis_.pipeline(std::move(commands), [this, admit, hash = std::move(hash),
                                         done = std::move(done)](RedisReplies replies) mutable {
     RedisReplies prefetched(std::make_move_iterator(replies.begin() + 1),
                             std::make_move_iterator(replies.end()));
     std::optional<RedisReply> reply = std::move(replies[0]);
-    if (limiter_) {
+    if (admit) {
       auto admission = std::move(reply);
       reply = RateLimiter::recordIn(admission);
       done = [admission = std::move(admission),

@@ -18,8 +18,7 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
   // `limiter`: when rate limits are on, the key is looked up by its admission script, which
   // counts the request in the same command (RateLimiter::keyAdmission); null, by a GET.
   RedisKeyAuthenticator(RedisClient& redis, feedback::tokens::v1::TokensService::Stub& tokens,
-                        Metrics& metrics, std::chrono::milliseconds timeout,
-                        const RateLimiter* limiter)
+                        Metrics& metrics, std::chrono::milliseconds timeout, RateLimiter* limiter)
       : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout), limiter_(limiter) {}
 
   void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
@@ -33,7 +32,7 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
   feedback::tokens::v1::TokensService::Stub& tokens_;
   Metrics& metrics_;
   const std::chrono::milliseconds timeout_;
-  const RateLimiter* limiter_;
+  RateLimiter* limiter_;
 };
 
 }  // namespace feedback::gateway

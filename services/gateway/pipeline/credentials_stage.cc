@@ -46,10 +46,14 @@ std::vector<RedisCommand> CredentialsStage::roundTrip(RequestContext& ctx) const
   }
   // An API key's admission is its lookup, sent by the KeyAuthenticator.
   if (limiter_ && ctx.route->attributes.access == Access::kPublic) {
-    auto admission = limiter_->admissionFor(ctx);
-    if (!admission.empty()) {
-      ctx.admission_sent = true;
-      commands.push_back(std::move(admission));
+    if (auto subject = limiter_->subjectOf(ctx)) {
+      ctx.rate_decided = limiter_->takeGranted(subject->name);
+      if (!ctx.rate_decided) {
+        ctx.admission_sent = true;
+        ctx.admission_sent_at = std::chrono::steady_clock::now();
+        commands.push_back(limiter_->admission(subject->name, subject->limit));
+        ctx.rate_subject = std::move(subject->name);
+      }
     }
   }
   return commands;
@@ -89,6 +93,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
   }
   ctx->key_hash = keyHash(key);
   ctx->revocation_mark = revoked_.mark();
+  ctx->admission_sent_at = std::chrono::steady_clock::now();
   auto commands = roundTrip(*ctx);
   keys_.authenticate(ctx->key_hash, std::move(commands), [this, ctx, chain](AuthOutcome outcome) {
     switch (outcome.kind) {
@@ -104,6 +109,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
     ctx->caller = std::move(outcome.caller);
     received(*ctx, std::move(outcome.prefetched));
     ctx->admission_sent = outcome.admission_sent;
+    ctx->rate_decided = outcome.rate_decided;
     ctx->admission = std::move(outcome.admission);
     chain.next();
   });

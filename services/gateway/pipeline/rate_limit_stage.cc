@@ -29,18 +29,23 @@ void setRateLimitHeaders(const RateDecision& decision, HttpResponse& response) {
 }
 
 void RateLimitStage::decode(const ContextPtr& ctx, Chain chain) {
+  if (ctx->rate_decided) return apply(ctx, chain, ctx->rate_decided);
   RateLimiter::Answer answer;
   if (ctx->admission_sent) {
     answer = RateLimiter::read(ctx->admission);
     // The usual case needs nothing else: counted in the credentials' round trip.
     if (answer.outcome == RateLimiter::Outcome::kCounted) {
-      return apply(ctx, chain, limiter_.decide(answer, {}, 0));
+      const bool keyed = ctx->route->attributes.access == Access::kApiKey;
+      return apply(ctx, chain,
+                   limiter_.decide(answer, keyed ? ctx->key_hash : ctx->rate_subject, 0,
+                                   ctx->admission_sent_at));
     }
   }
   auto subject = limiter_.subjectOf(*ctx);
   if (!subject) return chain.next();
   if (ctx->admission_sent && answer.outcome == RateLimiter::Outcome::kNoAnswer) {
-    return apply(ctx, chain, limiter_.decide(answer, subject->name, subject->limit));
+    return apply(ctx, chain,
+                 limiter_.decide(answer, subject->name, subject->limit, ctx->admission_sent_at));
   }
   limiter_.admit(
       std::move(subject->name), subject->limit,

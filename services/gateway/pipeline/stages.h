@@ -39,7 +39,7 @@ class CredentialsStage final : public Stage {
  public:
   // `limiter`: whose admission joins the round trip; null when rate limits are off.
   CredentialsStage(KeyAuthenticator& keys, WorkspaceResolver& hosts, RedisReader& reader,
-                   const RevokedKeys& revoked, const RateLimiter* limiter)
+                   const RevokedKeys& revoked, RateLimiter* limiter)
       : keys_(keys), hosts_(hosts), reader_(reader), revoked_(revoked), limiter_(limiter) {}
   void decode(const ContextPtr& ctx, Chain chain) override;
   // A key revoked while its request was being processed: 401 instead of the answer.
@@ -58,7 +58,7 @@ class CredentialsStage final : public Stage {
   WorkspaceResolver& hosts_;
   RedisReader& reader_;
   const RevokedKeys& revoked_;
-  const RateLimiter* limiter_;
+  RateLimiter* limiter_;
 };
 
 // 429 RATE_LIMITED over the limit (sliding_window.h); the RateLimit headers on every answer

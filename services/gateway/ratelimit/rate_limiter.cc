@@ -16,6 +16,9 @@ RateLimiter::RateLimiter(RedisReader& redis, Metrics& metrics, RateLimitSettings
       clock_(std::move(clock)),
       script_(ratewindow::kScript),
       window_seconds_(std::to_string(kRateWindowSeconds)),
+      grant_min_(std::to_string(kGrantMinLimit)),
+      grant_share_(std::to_string(kGrantShare)),
+      grant_max_(std::to_string(kGrantMax)),
       local_(settings.local_subjects) {
   redis_.addScript(script_.text());
 }
@@ -40,21 +43,20 @@ std::optional<RateLimiter::Subject> RateLimiter::subjectOf(const RequestContext&
   return Subject{std::move(name), settings_.intake_per_minute};
 }
 
-std::vector<std::string> RateLimiter::admissionFor(const RequestContext& ctx) const {
-  if (!settings_.enabled) return {};
-  if (ctx.route->attributes.access == Access::kApiKey) return keyAdmission(ctx.key_hash);
-  auto subject = subjectOf(ctx);
-  return subject ? admission(subject->name, subject->limit) : std::vector<std::string>{};
+std::optional<RateDecision> RateLimiter::takeGranted(std::string_view subject) {
+  auto decision = grants_.take(subject, std::chrono::steady_clock::now());
+  if (decision) shared(*decision);
+  return decision;
 }
 
 std::vector<std::string> RateLimiter::keyAdmission(std::string_view key_hash) const {
   return script_.call({ratewindow::redisKey(key_hash), keycache::redisKey(key_hash)},
-                      {"", window_seconds_, ""});
+                      {"", window_seconds_, "", grant_min_, grant_share_, grant_max_});
 }
 
 std::vector<std::string> RateLimiter::admission(std::string_view subject, int limit) const {
-  return script_.call({ratewindow::redisKey(subject)},
-                      {std::to_string(limit), window_seconds_, ""});
+  return script_.call({ratewindow::redisKey(subject)}, {std::to_string(limit), window_seconds_, "",
+                                                        grant_min_, grant_share_, grant_max_});
 }
 
 RateLimiter::Answer RateLimiter::read(const std::optional<RedisReply>& reply) {
@@ -71,6 +73,11 @@ RateLimiter::Answer RateLimiter::read(const std::optional<RedisReply>& reply) {
   decision.remaining = static_cast<int>(e[2].integer);
   decision.reset_ms = e[3].integer;
   decision.retry_after_ms = e[4].integer;
+  if (e.size() >= 8 && e[6].type == RedisReply::Type::kInteger &&
+      e[7].type == RedisReply::Type::kInteger) {
+    decision.granted = e[6].integer;
+    decision.second_left_ms = e[7].integer;
+  }
   return {Outcome::kCounted, decision};
 }
 
@@ -107,10 +114,12 @@ std::optional<RateDecision> RateLimiter::degraded(std::string_view subject, int 
 }
 
 std::optional<RateDecision> RateLimiter::decide(const Answer& answer, std::string_view subject,
-                                                int limit) {
+                                                int limit,
+                                                std::chrono::steady_clock::time_point sent) {
   switch (answer.outcome) {
     case Outcome::kCounted:
       shared(answer.decision);
+      grants_.keep(subject, answer.decision, sent, std::chrono::steady_clock::now());
       return answer.decision;
     case Outcome::kNoAnswer:
       return degraded(subject, limit);
@@ -122,13 +131,14 @@ std::optional<RateDecision> RateLimiter::decide(const Answer& answer, std::strin
 
 void RateLimiter::admit(std::string subject, int limit,
                         std::function<void(std::optional<RateDecision>)> done) {
+  const auto sent = std::chrono::steady_clock::now();
   redis_.read({admission(subject, limit)},
-              [this, subject, limit, done = std::move(done)](RedisReplies replies) {
+              [this, subject, limit, sent, done = std::move(done)](RedisReplies replies) {
                 Answer answer = read(replies.empty() ? std::nullopt : replies[0]);
                 // Counted with an explicit limit, "uncounted" cannot come back; treat it as no
                 // answer.
                 if (answer.outcome == Outcome::kUncounted) answer.outcome = Outcome::kNoAnswer;
-                done(decide(answer, subject, limit));
+                done(decide(answer, subject, limit, sent));
               });
 }
 

@@ -18,6 +18,7 @@
 #include "services/gateway/auth/key_authenticator.h"
 #include "services/gateway/http/client_address.h"
 #include "services/gateway/metrics.h"
+#include "services/gateway/ratelimit/local_grants.h"
 #include "services/gateway/ratelimit/local_rate_limiter.h"
 #include "services/gateway/ratelimit/sliding_window.h"
 
@@ -50,9 +51,11 @@ class RateLimiter {
     int limit = 0;
   };
   std::optional<Subject> subjectOf(const RequestContext& ctx) const;
-  // The admission to send in the credentials' round trip; empty when none applies. For an
-  // API key it is keyAdmission(), sent by the KeyAuthenticator as the key's lookup.
-  std::vector<std::string> admissionFor(const RequestContext& ctx) const;
+  // A decision made here from what Redis granted or refused before (local_grants.h); when
+  // there is one, the request's round trip carries no admission. Sent by the
+  // KeyAuthenticator as an API key's lookup (keyAdmission), by the credentials stage for
+  // public routes (admission).
+  std::optional<RateDecision> takeGranted(std::string_view subject);
   // The admission of a request with an API key: the limit is read from its cached record.
   std::vector<std::string> keyAdmission(std::string_view key_hash) const;
   // The admission of `subject` against `limit` requests per minute.
@@ -69,9 +72,11 @@ class RateLimiter {
   // when it is an error, nullopt when there is none.
   static std::optional<RedisReply> recordIn(const std::optional<RedisReply>& reply);
 
-  // A decision from an admission's answer: counted, the decision; no answer, the degraded
-  // one (nullopt in fail-closed mode); uncounted, nullopt (call admit()).
-  std::optional<RateDecision> decide(const Answer& answer, std::string_view subject, int limit);
+  // A decision from an admission's answer: counted, the decision (its grant or refusal kept
+  // for `subject`; `sent`: when the admission was sent); no answer, the degraded one (nullopt
+  // in fail-closed mode); uncounted, nullopt (call admit()).
+  std::optional<RateDecision> decide(const Answer& answer, std::string_view subject, int limit,
+                                     std::chrono::steady_clock::time_point sent);
   // Counts `subject` in a round trip of its own; `done` gets the decision, or nullopt when
   // Redis does not answer in fail-closed mode. Runs `done` on the Redis client's thread.
   void admit(std::string subject, int limit, std::function<void(std::optional<RateDecision>)> done);
@@ -88,7 +93,9 @@ class RateLimiter {
   const Clock clock_;
   const RedisScript script_;
   const std::string window_seconds_;
+  const std::string grant_min_, grant_share_, grant_max_;
   LocalRateLimiter local_;
+  LocalGrants grants_;
   std::atomic<bool> degraded_{false};
 };
 

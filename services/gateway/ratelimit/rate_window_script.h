@@ -11,7 +11,10 @@
 // ARGV[1] the limit when no record is given; ARGV[2] window seconds;
 // ARGV[3] now in Unix ms, or "" for Redis's own clock: one clock for every replica, so
 //         their skew cannot widen the window.
-// Answers {admitted 0|1, limit, remaining, reset ms, retry-after ms, record}, or {-1, record}
+// ARGV[4..6] grants (sliding_window.h): the least limit that gets them ("" for none), the
+//         share and the most at once.
+// Answers {admitted 0|1, limit, remaining, reset ms, retry-after ms, record, granted,
+// ms left in the current second}, or {-1, record}
 // when the record is absent or has no limit (the caller counts again with the limit it
 // learns). The record (nil without KEYS[2]) comes back so that the key's lookup needs no
 // command of its own: the script is the key's lookup (RedisKeyAuthenticator).
@@ -71,15 +74,22 @@ if total > 0 then
   end
 end
 local admitted = 0
+local granted = 0
 if total < limit then
   admitted = 1
-  total = total + 1
-  if total == 1 then head = now end
-  if moved or expired or total == 1 then
-    redis.call('HSET', w, now, current + 1, 'h', head, 'n', now, 't', total)
+  local grant_min = tonumber(ARGV[4])
+  if grant_min and limit >= grant_min then
+    granted = math.floor((limit - total - 1) / tonumber(ARGV[5]))
+    granted = math.max(0, math.min(current, granted, tonumber(ARGV[6])))
+  end
+  local was = total
+  total = total + 1 + granted
+  if was == 0 then head = now end
+  if moved or expired or was == 0 then
+    redis.call('HSET', w, now, current + 1 + granted, 'h', head, 'n', now, 't', total)
     redis.call('PEXPIRE', w, (window + 1) * 1000)
   else
-    redis.call('HSET', w, now, current + 1, 't', total)
+    redis.call('HSET', w, now, current + 1 + granted, 't', total)
   end
 elseif expired then
   if total > 0 then
@@ -105,7 +115,8 @@ if admitted == 0 then
   end
   reset_ms = retry_ms
 end
-return {admitted, limit, remaining, reset_ms, retry_ms, record}
+return {admitted, limit, remaining, reset_ms, retry_ms, record or false, granted,
+        (now + 1) * 1000 - now_ms}
 )lua";
 
 inline std::string redisKey(std::string_view subject) {

@@ -29,7 +29,7 @@ void SlidingWindow::expireBefore(int64_t first_second) {
   }
 }
 
-RateDecision SlidingWindow::admit(int64_t now_ms, int limit) {
+RateDecision SlidingWindow::admit(int64_t now_ms, int limit, bool grants) {
   int64_t now = secondOf(now_ms);
   if (seen_ && now < newest_) {
     now = newest_;
@@ -44,10 +44,17 @@ RateDecision SlidingWindow::admit(int64_t now_ms, int limit) {
   decision.limit = limit;
   decision.admitted = total_ < limit;
   if (decision.admitted) {
-    ++bucket(now);
-    if (++total_ == 1) head_ = now;
+    int32_t& current = bucket(now);
+    if (grants && limit >= kGrantMinLimit) {
+      decision.granted = std::clamp<int64_t>(
+          std::min<int64_t>(current, (limit - total_ - 1) / kGrantShare), 0, kGrantMax);
+    }
+    if (total_ == 0) head_ = now;
+    current += static_cast<int32_t>(1 + decision.granted);
+    total_ += 1 + decision.granted;
     changed = true;
   }
+  decision.second_left_ms = (now + 1) * 1000 - now_ms;
   if (changed) {
     seen_ = total_ > 0;
     newest_ = now;

@@ -16,6 +16,16 @@ namespace feedback::gateway {
 
 inline constexpr int kRateWindowSeconds = 60;
 
+// Grants: an admitted request of a busy key with a high limit also reserves a few more
+// requests of the current second, which its replica then admits without asking Redis until
+// that second ends (LocalGrants). They are counted when reserved, so the window never holds
+// more than the limit; one not spent before its second ends is lost, which is why only keys
+// of at least kGrantMinLimit per minute get them, only as many as that second has already
+// seen (a busy key), and at most 1/kGrantShare of what the window has left.
+inline constexpr int kGrantMinLimit = 1200;
+inline constexpr int kGrantShare = 16;
+inline constexpr int kGrantMax = 5000;
+
 struct RateDecision {
   bool admitted = true;
   int limit = 0;
@@ -26,6 +36,9 @@ struct RateDecision {
   int64_t reset_ms = 0;
   // Refused only: until a request would be admitted; at least 1 ms.
   int64_t retry_after_ms = 0;
+  // Admitted with grants: how many more were reserved, and how long their second lasts.
+  int64_t granted = 0;
+  int64_t second_left_ms = 0;
 };
 
 class SlidingWindow {
@@ -33,7 +46,8 @@ class SlidingWindow {
   // Counts a request at `now_ms` (Unix milliseconds) against `limit` requests per window.
   // A clock behind the newest second seen (another replica's, or a step back) counts in
   // that newest second, so the window never moves backwards.
-  RateDecision admit(int64_t now_ms, int limit);
+  // `grants`: whether the caller takes grants (sliding_window.h above).
+  RateDecision admit(int64_t now_ms, int limit, bool grants = false);
   // True when nothing admitted is left in the window at `now_ms`: the state can be dropped.
   bool idleAt(int64_t now_ms) const;
 

@@ -54,7 +54,12 @@ struct RequestContext {
   // The rate limit's admission, sent in the credentials' round trip when rate limits are on,
   // and its answer; then the decision the answer carries (its headers go on every answer).
   bool admission_sent = false;
+  std::chrono::steady_clock::time_point admission_sent_at;
   std::optional<RedisReply> admission;
+  // Public routes: who the admission counts (RateLimiter::Subject::name).
+  std::string rate_subject;
+  // A decision made without an admission, from what Redis granted before (local_grants.h).
+  std::optional<RateDecision> rate_decided;
   std::optional<RateDecision> rate;
   // An Idempotency-Key this request holds (Redis key and the value claiming it): its answer
   // is stored under it on the way out.

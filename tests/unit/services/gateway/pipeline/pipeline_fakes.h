@@ -43,8 +43,15 @@ struct FakeRateWindows {
     } else {
       limit = std::stoi(command.at(3 + keys));
     }
-    RateDecision d = windows[command.at(3)].admit(now_ms, limit);
-    return array({d.admitted ? 1 : 0, d.limit, d.remaining, d.reset_ms, d.retry_after_ms});
+    const std::size_t grant_min = 3 + static_cast<std::size_t>(keys) + 3;
+    const bool grants = command.size() > grant_min && !command[grant_min].empty();
+    RateDecision d = windows[command.at(3)].admit(now_ms, limit, grants);
+    // As the script answers: the record (nil here) between the decision and the grant.
+    auto reply = array({d.admitted ? 1 : 0, d.limit, d.remaining, d.reset_ms, d.retry_after_ms});
+    reply->elements.emplace_back();
+    reply->elements.push_back(*array({d.granted}).value().elements.begin());
+    reply->elements.push_back(*array({d.second_left_ms}).value().elements.begin());
+    return reply;
   }
   static std::optional<RedisReply> array(std::initializer_list<long long> values) {
     RedisReply r;
@@ -73,7 +80,7 @@ class FakeAuthenticator final : public KeyAuthenticator {
 
   FakeRateWindows* windows = nullptr;
   // Set when rate limits are on: the key is looked up by its admission, as the real one does.
-  const RateLimiter* limiter = nullptr;
+  RateLimiter* limiter = nullptr;
   int rate_limit = 30;
   // Keys revoked without the channel telling (stillValid's answer), and how often it asked.
   std::set<std::string> revoked_quietly;
@@ -93,8 +100,11 @@ class FakeAuthenticator final : public KeyAuthenticator {
       if (key_hash == keyHash(kGoodKey)) outcome.caller.add_scopes("links:write");
     }
     if (limiter) {
-      outcome.admission_sent = true;
-      if (!redis_down) outcome.admission = windows->answer(limiter->keyAdmission(key_hash));
+      outcome.rate_decided = limiter->takeGranted(key_hash);
+      outcome.admission_sent = !outcome.rate_decided;
+      if (outcome.admission_sent && !redis_down) {
+        outcome.admission = windows->answer(limiter->keyAdmission(key_hash));
+      }
     }
     for (const auto& command : prefetch) {
       if (redis_down) {

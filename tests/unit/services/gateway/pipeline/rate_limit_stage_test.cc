@@ -229,3 +229,28 @@ TEST_CASE("revocation: a request asks again when the channel may have missed a r
   CHECK(f.keys.rechecks == 1);
   CHECK_FALSE(f.revoked.mayHaveMissed(mark_before));
 }
+
+TEST_CASE("rate limits: a busy key of a high limit spends grants without a count in Redis",
+          "[gateway][ratelimit]") {
+  RateFixture f;
+  f.windows.key_limits[feedback::keycache::redisKey(keyHash(kGoodKey))] = 100000;
+  CHECK(f.get("/v1/things/").status == 200);  // the second's first: nothing granted
+  CHECK(f.get("/v1/things/").status == 200);  // one more request of this second granted
+  CHECK(f.windows.admissions == 2);
+  auto spent = f.get("/v1/things/");
+  CHECK(spent.status == 200);
+  CHECK(header(spent, "RateLimit-Limit") == "100000");
+  CHECK(f.windows.admissions == 2);  // decided from the grant
+  CHECK(f.keys.asked.size() == 3);   // the key itself is still looked up every time
+  CHECK(f.get("/v1/things/").status == 200);
+  CHECK(f.windows.admissions == 3);  // the grant is spent: counted in Redis again
+  // A refusal is repeated here rather than asked again, until it could change.
+  f.windows.key_limits[feedback::keycache::redisKey(keyHash(kReadOnlyKey))] = 1;
+  CHECK(f.get("/v1/things/", kReadOnlyKey).status == 200);
+  CHECK(f.get("/v1/things/", kReadOnlyKey).status == 429);
+  const int asked = f.windows.admissions;
+  auto again = f.get("/v1/things/", kReadOnlyKey);
+  CHECK(again.status == 429);
+  CHECK_FALSE(header(again, "Retry-After").empty());
+  CHECK(f.windows.admissions == asked);
+}

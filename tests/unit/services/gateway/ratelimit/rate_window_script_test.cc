@@ -19,16 +19,24 @@ struct ScriptWindow {
   RedisClient& redis;
   std::string key;
 
-  RateDecision admit(int64_t now_ms, int limit) {
-    auto reply = redis.commandSync({"EVAL", std::string(ratewindow::kScript), "1", key,
-                                    std::to_string(limit), std::to_string(kRateWindowSeconds),
-                                    std::to_string(now_ms)});
+  RateDecision admit(int64_t now_ms, int limit, bool grants) {
+    auto reply =
+        redis.commandSync({"EVAL", std::string(ratewindow::kScript), "1", key,
+                           std::to_string(limit), std::to_string(kRateWindowSeconds),
+                           std::to_string(now_ms), grants ? std::to_string(kGrantMinLimit) : "",
+                           std::to_string(kGrantShare), std::to_string(kGrantMax)});
     REQUIRE(reply);
     REQUIRE(reply->type == RedisReply::Type::kArray);
-    REQUIRE(reply->elements.size() == 5);  // no record without KEYS[2]
+    REQUIRE(reply->elements.size() == 8);
     const auto& e = reply->elements;
-    return {e[0].integer == 1, static_cast<int>(e[1].integer), static_cast<int>(e[2].integer),
-            e[3].integer, e[4].integer};
+    CHECK(e[5].type == RedisReply::Type::kNil);  // no record without KEYS[2]
+    return {e[0].integer == 1,
+            static_cast<int>(e[1].integer),
+            static_cast<int>(e[2].integer),
+            e[3].integer,
+            e[4].integer,
+            e[6].integer,
+            e[7].integer};
   }
 };
 
@@ -38,6 +46,8 @@ void requireSame(const RateDecision& script, const RateDecision& reference) {
   REQUIRE(script.remaining == reference.remaining);
   REQUIRE(script.reset_ms == reference.reset_ms);
   REQUIRE(script.retry_after_ms == reference.retry_after_ms);
+  REQUIRE(script.granted == reference.granted);
+  REQUIRE(script.second_left_ms == reference.second_left_ms);
 }
 
 }  // namespace
@@ -51,9 +61,16 @@ TEST_CASE("rate window script: Redis decides as SlidingWindow does", "[.redis]")
     ScriptWindow script{redis, ratewindow::redisKey("script-test-" + std::to_string(round))};
     redis.commandSync({"DEL", script.key});
     SlidingWindow reference;
-    int limit = 1 + static_cast<int>(random() % 20);
+    // Half the rounds with limits high enough for grants.
+    const bool high = round % 2 == 1;
+    const bool grants = round % 4 != 3;
+    auto pick = [&] {
+      return high ? kGrantMinLimit + static_cast<int>(random() % 400)
+                  : static_cast<int>(random() % 25);
+    };
+    int limit = std::max(1, pick());
     int64_t now = 1'700'000'000'000 + static_cast<int64_t>(random() % 1000);
-    for (int i = 0; i < 400; ++i) {
+    for (int i = 0; i < (high ? 1500 : 400); ++i) {
       // Mostly forward, sometimes a clock behind, sometimes a long pause or a new limit.
       switch (random() % 20) {
         case 0:
@@ -63,12 +80,12 @@ TEST_CASE("rate window script: Redis decides as SlidingWindow does", "[.redis]")
           now += 30'000 + static_cast<int64_t>(random() % 90'000);
           break;
         case 2:
-          limit = static_cast<int>(random() % 25);
+          limit = pick();
           break;
         default:
-          now += static_cast<int64_t>(random() % 700);
+          now += static_cast<int64_t>(random() % (high ? 40 : 700));
       }
-      requireSame(script.admit(now, limit), reference.admit(now, limit));
+      requireSame(script.admit(now, limit, grants), reference.admit(now, limit, grants));
     }
     // Nothing outlives the window: at most its buckets and three fields, and a TTL.
     auto fields = redis.commandSync({"HLEN", script.key});
@@ -90,7 +107,7 @@ TEST_CASE("rate window script: a key's limit comes from its cached record", "[.r
   redis.commandSync({"DEL", record, window});
   auto admit = [&] {
     return redis.commandSync({"EVAL", std::string(ratewindow::kScript), "2", window, record, "",
-                              std::to_string(kRateWindowSeconds), ""});
+                              std::to_string(kRateWindowSeconds), "", "", "", ""});
   };
   // Not cached: uncounted, no record.
   auto uncached = admit();
@@ -107,7 +124,7 @@ TEST_CASE("rate window script: a key's limit comes from its cached record", "[.r
   const std::string value("v2:2:\x0a\x03", 7);
   redis.commandSync({"SET", record, value});
   auto first = admit();
-  REQUIRE(first->elements.size() == 6);
+  REQUIRE(first->elements.size() == 8);
   CHECK(first->elements[0].integer == 1);
   CHECK(first->elements[5].str == value);
   CHECK(admit()->elements[0].integer == 1);

@@ -6,6 +6,7 @@
 
 #include "services/gateway/ratelimit/local_rate_limiter.h"
 
+using feedback::gateway::kGrantMinLimit;
 using feedback::gateway::kRateWindowSeconds;
 using feedback::gateway::LocalRateLimiter;
 using feedback::gateway::RateDecision;
@@ -87,6 +88,41 @@ TEST_CASE("sliding window: random traffic never exceeds the limit and is refused
         REQUIRE(ledger.inWindowEndingAt((free_at - 1) / 1000) == limit);
       }
       REQUIRE(d.remaining == limit - ledger.inWindowEndingAt(second));
+    }
+  }
+}
+
+TEST_CASE("sliding window: grants go to busy keys of high limits and count as admitted",
+          "[ratelimit]") {
+  SlidingWindow window;
+  // Low limits, or a key not yet busy in this second: nothing granted.
+  CHECK(window.admit(kT0, kGrantMinLimit - 1, true).granted == 0);
+  SlidingWindow busy;
+  CHECK(busy.admit(kT0, 100000, true).granted == 0);  // the second's first request
+  CHECK(busy.admit(kT0 + 1, 100000, true).granted == 1);
+  RateDecision third = busy.admit(kT0 + 2, 100000, true);
+  CHECK(third.granted == 3);  // as many as the second has seen
+  CHECK(third.remaining == 100000 - 1 - 2 - 4);
+  CHECK(third.second_left_ms == 998);
+  // Without grants asked for, none.
+  CHECK(busy.admit(kT0 + 3, 100000, false).granted == 0);
+  // Near the limit, at most a sixteenth of what is left.
+  SlidingWindow near;
+  for (int i = 0; i < 5; ++i) near.admit(kT0, kGrantMinLimit, false);
+  RateDecision d = near.admit(kT0 + 10, kGrantMinLimit, true);
+  CHECK(d.granted == 5);
+  std::mt19937_64 random(3);
+  for (int round = 0; round < 10; ++round) {
+    const int limit = kGrantMinLimit + static_cast<int>(random() % 2000);
+    SlidingWindow w;
+    Ledger ledger;
+    int64_t now = kT0;
+    for (int i = 0; i < 20000; ++i) {
+      now += static_cast<int64_t>(random() % 12);
+      RateDecision r = w.admit(now, limit, true);
+      if (r.admitted) ledger.admitted[now / 1000] += static_cast<int>(1 + r.granted);
+      REQUIRE(ledger.inWindowEndingAt(now / 1000) <= limit);
+      if (!r.admitted) REQUIRE(ledger.inWindowEndingAt(now / 1000) == limit);
     }
   }
 }
