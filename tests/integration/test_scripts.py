@@ -61,7 +61,12 @@ def run_leaves_nothing_behind_after_ctrl_c():
                    what="scripts/run to print its banner")
         assert len(session_processes(run.pid)) >= 2, "the log follower should be running"
         os.killpg(run.pid, signal.SIGINT)
-        run.wait(timeout=60)
+        try:
+            run.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            with open(log_path) as f:
+                tail = f.read()[-3000:]
+            raise AssertionError(f"scripts/run still running 60 s after Ctrl-C; it printed:\n{tail}")
         deadline = time.monotonic() + 10
         while session_processes(run.pid) and time.monotonic() < deadline:
             time.sleep(0.2)
