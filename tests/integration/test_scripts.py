@@ -54,8 +54,12 @@ def run_leaves_nothing_behind_after_ctrl_c():
     log_path = os.path.join(stack_dir, "run-output.log")
     with open(log_path, "w") as log:
         # A session of its own, like a terminal: Ctrl-C signals its whole foreground group.
+        # With SIGINT as a terminal leaves it: a suite started in the background (as a job of a
+        # non-interactive shell) inherits SIGINT ignored, and bash cannot trap a signal
+        # ignored on entry, so scripts/run would never see the Ctrl-C.
         run = subprocess.Popen([os.path.join(ROOT, "scripts", "run")], env=env, stdout=log,
-                               stderr=subprocess.STDOUT, start_new_session=True)
+                               stderr=subprocess.STDOUT, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         wait_until(lambda: "Logs follow" in open(log_path).read(), timeout=240,
                    what="scripts/run to print its banner")
