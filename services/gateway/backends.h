@@ -12,6 +12,7 @@ struct Backends {
   std::shared_ptr<grpc::Channel> tokens;
   std::shared_ptr<grpc::Channel> links;
   std::shared_ptr<grpc::Channel> responses;
+  std::shared_ptr<grpc::Channel> webhooks;
 };
 
 }  // namespace feedback::gateway

@@ -22,6 +22,7 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
   c.tokens = env.address("TOKENS_ADDR", "127.0.0.1:50051");
   c.links = env.address("LINKS_ADDR", "127.0.0.1:50052");
   c.responses = env.address("RESPONSES_ADDR", "127.0.0.1:50053");
+  c.webhooks = env.address("WEBHOOKS_ADDR", "127.0.0.1:50054");
   c.redis = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
   c.backend_timeout = std::chrono::milliseconds(env.integer("BACKEND_TIMEOUT_MS", 5000, 50, 60000));
   c.drain_timeout = std::chrono::milliseconds(env.integer("DRAIN_TIMEOUT_MS", 10000, 0, 120000));

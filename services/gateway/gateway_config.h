@@ -18,6 +18,7 @@ struct GatewayConfig {
   HostPort tokens;
   HostPort links;
   HostPort responses;
+  HostPort webhooks;
   HostPort redis;
   // Deadline of the backend calls made for one request.
   std::chrono::milliseconds backend_timeout{5000};

@@ -46,7 +46,7 @@ int main() {
 
   try {
     const Backends backends{channelTo(config.tokens), channelTo(config.links),
-                            channelTo(config.responses)};
+                            channelTo(config.responses), channelTo(config.webhooks)};
     auto tokens = feedback::tokens::v1::TokensService::NewStub(backends.tokens);
     RedisClient redis(config.redis.host, config.redis.port);
     Metrics metrics;
@@ -65,6 +65,7 @@ int main() {
     Routes routes;
     addTokensRoutes(routes, backends, revoked);
     addLinksRoutes(routes, backends, documents, counts);
+    addWebhooksRoutes(routes, backends);
     ResponsePageCache page_cache(config.response_page_cache_bytes, config.response_page_max_age);
     ResponsePages pages{page_cache, redis, metrics, counts};
     addResponsesRoutes(routes, backends, documents, pages);

@@ -2,17 +2,17 @@
 
 #include <algorithm>
 #include <boost/json/serialize.hpp>
-#include <boost/url/parse.hpp>
 #include <set>
 
 #include "common/core/errors.h"
 #include "common/core/ids.h"
-#include "common/core/net_address.h"
+#include "common/core/log.h"
 #include "common/core/pagination.h"
 #include "common/core/text.h"
 #include "common/questions/configuration_rules.h"
 #include "common/questions/question_types.h"
 #include "common/redis/link_versions.h"
+#include "common/webhooks/webhook_rules.h"
 
 namespace feedback::links {
 namespace {
@@ -24,7 +24,6 @@ using questions::parseObject;
 constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxPromptLength = 2000;
 constexpr std::size_t kMaxSettingText = 2000;
-constexpr std::size_t kMaxWebhookSecret = 255;
 constexpr int kMaxOrder = 1000000;
 constexpr std::string_view kDefaultThankYou = "Thanks for your response!";
 
@@ -261,21 +260,10 @@ OnFinished LinksService::onFinished(const v1::CreateLinkRequest& request) const 
     invalid("on_finished.webhook_secret", "needs on_finished.webhook_url");
   }
   if (!o.has_webhook_url()) return out;
-  auto url = boost::urls::parse_absolute_uri(o.webhook_url());
-  if (!isHttpUrl(o.webhook_url(), true) || !url) {
-    throw ApiError(ErrorCode::kInvalidWebhookUrl, "The webhook URL must be an https:// URL.",
-                   {{"on_finished.webhook_url", "must be an absolute https:// URL"}});
-  }
-  if (!settings_.webhook_allow_private && isPrivateHost(url->host())) {
-    throw ApiError(ErrorCode::kInvalidWebhookUrl,
-                   "The webhook URL points to a private or loopback address.",
-                   {{"on_finished.webhook_url", "must not be a private or loopback address"}});
-  }
+  webhooks::checkUrl(o.webhook_url(), settings_.webhook_allow_private, "on_finished.webhook_url");
   out.webhook_url = o.webhook_url();
   if (o.has_webhook_secret()) {
-    if (o.webhook_secret().empty() || o.webhook_secret().size() > kMaxWebhookSecret) {
-      invalid("on_finished.webhook_secret", "must be 1 to 255 characters");
-    }
+    webhooks::checkSecret(o.webhook_secret(), "on_finished.webhook_secret");
     out.sealed_secret = secrets_.seal(o.webhook_secret());
   }
   return out;
@@ -310,6 +298,7 @@ v1::CreateLinkResponse LinksService::createLink(LinksStore& store,
     case LinksStore::InsertOutcome::kInserted:
       break;
   }
+  if (!on_finished.webhook_url.empty()) syncWebhooks(store, link.uuid());
   present(link, caller);
   v1::CreateLinkResponse response;
   *response.mutable_link() = std::move(link);
@@ -405,7 +394,38 @@ v1::DeleteLinkResponse LinksService::deleteLink(LinksStore& store,
                         [&] { versions_.raise(request.link_uuid(), linkversion::kDeleted); })) {
     throw ApiError(ErrorCode::kNotFound, "No such link.");
   }
+  syncWebhooks(store, request.link_uuid());
   return {};
+}
+
+void LinksService::syncWebhooks(LinksStore& store, const std::string& link_uuid) {
+  try {
+    store.applyWebhookChanges(link_uuid, 100, [this](const WebhookChange& change) {
+      if (change.webhook_url.empty()) {
+        webhooks_.remove(change.workspace_uuid, change.link_uuid);
+        return;
+      }
+      std::string secret;
+      if (!change.sealed_secret.empty()) {
+        auto opened = secrets_.open(change.sealed_secret);
+        if (!opened) throw std::runtime_error("on_finished secret sealed with another key");
+        secret = std::move(*opened);
+      }
+      try {
+        webhooks_.put(change.workspace_uuid, change.link_uuid, change.webhook_url, secret);
+      } catch (const ApiError& e) {
+        // A change the webhooks service refuses for what it is (a URL or secret its rules no
+        // longer accept) would fail forever and hold up every later one: it is dropped, loudly.
+        // Only failures to reach it (503) are tried again.
+        if (e.code() == ErrorCode::kServiceUnavailable || e.code() == ErrorCode::kInternalError) {
+          throw;
+        }
+        log::error("link_webhook_refused", {{"link_uuid", change.link_uuid}, {"error", e.what()}});
+      }
+    });
+  } catch (const std::exception& e) {
+    log::warn("link_webhook_changes_deferred", {{"link_uuid", link_uuid}, {"error", e.what()}});
+  }
 }
 
 }  // namespace feedback::links

@@ -23,8 +23,12 @@ struct LinksSettings {
 
 class LinksService {
  public:
-  LinksService(LinksSettings settings, SecretBox secrets, LinkVersions& versions)
-      : settings_(std::move(settings)), secrets_(std::move(secrets)), versions_(versions) {}
+  LinksService(LinksSettings settings, SecretBox secrets, LinkVersions& versions,
+               LinkWebhooks& webhooks)
+      : settings_(std::move(settings)),
+        secrets_(std::move(secrets)),
+        versions_(versions),
+        webhooks_(webhooks) {}
 
   v1::CreateLinkResponse createLink(LinksStore& store, const v1::CreateLinkRequest& request);
   v1::GetLinkResponse getLink(LinksStore& store, const v1::GetLinkRequest& request);
@@ -33,6 +37,11 @@ class LinksService {
   v1::ListLinksResponse listLinks(LinksStore& store, const v1::ListLinksRequest& request);
   v1::UpdateLinkResponse updateLink(LinksStore& store, const v1::UpdateLinkRequest& request);
   v1::DeleteLinkResponse deleteLink(LinksStore& store, const v1::DeleteLinkRequest& request);
+  // Tells the webhooks service the pending changes of automatic on_finished webhooks (of
+  // `link_uuid`, or of any link when empty): right after a link is created or deleted, and
+  // from a timer for those that failed then (the webhooks service was down) and for links
+  // created before it existed. Failures are logged and left for the next round.
+  void syncWebhooks(LinksStore& store, const std::string& link_uuid);
 
  private:
   void present(v1::Link& link, const feedback::common::v1::Caller& caller) const;
@@ -40,6 +49,7 @@ class LinksService {
   LinksSettings settings_;
   SecretBox secrets_;
   LinkVersions& versions_;
+  LinkWebhooks& webhooks_;
 };
 
 inline constexpr std::size_t kMaxQuestions = 100;

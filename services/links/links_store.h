@@ -17,6 +17,14 @@ struct OnFinished {
   std::string sealed_secret;  // SecretBox-sealed; empty when no secret was given
 };
 
+// A change of a link's automatic webhook still to be told to the webhooks service.
+struct WebhookChange {
+  std::string workspace_uuid;
+  std::string link_uuid;
+  std::string webhook_url;  // empty: remove the link's webhooks
+  std::string sealed_secret;
+};
+
 struct LinkFilter {
   std::string status;  // empty: any
   std::string search;  // empty: any
@@ -55,6 +63,23 @@ class LinksStore {
   // False when there is no such link. `before_commit` runs before the deletion commits.
   virtual bool deleteLink(const std::string& workspace_uuid, const std::string& link_uuid,
                           const std::function<void()>& before_commit) = 0;
+  // Hands the pending webhook changes (of `link_uuid`, or of any link when empty; at most
+  // `limit`) to `apply`, oldest first, and forgets each one applied; returns how many. The
+  // changes of a link are locked meanwhile, so that two callers cannot apply them out of
+  // order. An exception from `apply` ends the round; that change and later ones stay.
+  virtual int applyWebhookChanges(const std::string& link_uuid, int limit,
+                                  const std::function<void(const WebhookChange&)>& apply) = 0;
+};
+
+// The webhooks service as the links rules need it: links' automatic on_finished webhooks.
+// Failures throw.
+class LinkWebhooks {
+ public:
+  virtual ~LinkWebhooks() = default;
+  // `secret` empty: the webhooks service generates one.
+  virtual void put(const std::string& workspace_uuid, const std::string& link_uuid,
+                   const std::string& url, const std::string& secret) = 0;
+  virtual void remove(const std::string& workspace_uuid, const std::string& link_uuid) = 0;
 };
 
 // Publishes link versions to the gateways' caches (common/link_versions.h). Failures throw

@@ -1,6 +1,10 @@
 // links: feedback links and their questions over gRPC (feedback.links.v1.LinksService).
+#include "common/core/log.h"
 #include "common/core/secret_box.h"
+#include "common/grpc/grpc_kit.h"
+#include "common/service/periodic_task.h"
 #include "common/service/service_runner.h"
+#include "services/links/grpc_link_webhooks.h"
 #include "services/links/links_grpc.h"
 #include "services/links/pg_links_store.h"
 #include "services/links/redis_link_versions.h"
@@ -13,6 +17,7 @@ int main() {
   using namespace feedback;
   links::LinksSettings settings;
   std::optional<SecretBox> secrets;
+  HostPort webhooks_address;
   return serviceMain(
       {"links", 50052, 9092, links::migrations(), &links::PgLinksStore::prepare},
       [&](Env& env) {
@@ -21,14 +26,30 @@ int main() {
         if (settings.public_scheme != "https" && settings.public_scheme != "http") {
           env.problem("PUBLIC_SCHEME must be http or https");
         }
+        webhooks_address = env.address("WEBHOOKS_ADDR", "127.0.0.1:50054");
         const std::string key = env.requiredText("SECRETS_KEY");
         secrets = SecretBox::fromBase64Key(key);
         if (!key.empty() && !secrets) env.problem("SECRETS_KEY must be base64 of 32 bytes");
       },
       [&](ServiceResources& r) {
         links::RedisLinkVersions versions(r.redis);
-        links::LinksService service(settings, *secrets, versions);
+        links::GrpcLinkWebhooks webhooks(grpckit::makeChannel(
+            webhooks_address.host + ":" + std::to_string(webhooks_address.port)));
+        links::LinksService service(settings, *secrets, versions, webhooks);
         links::LinksGrpc adapter(service, r.pool, r.counters);
+        // Automatic webhooks the webhooks service could not be told about when their links
+        // changed, and those of links older than it.
+        service::PeriodicTask sync(std::chrono::seconds(5), [&] {
+          r.pool.trySubmit([&service](PgSession& session) {
+            try {
+              links::PgLinksStore store(session.connection());
+              service.syncWebhooks(store, "");
+            } catch (const std::exception& e) {
+              log::warn("link_webhook_changes_deferred", {{"error", e.what()}});
+            }
+          });
+        });
         r.serve(adapter);
+        r.pool.stop();  // the timer's last job uses `service`: it ends before `service` does
       });
 }

@@ -76,6 +76,20 @@ constexpr const char* kDeleteLink = "links_delete_link";
 constexpr const char* kDeleteLinkSql =
     "DELETE FROM links.links WHERE workspace_uuid = $1 AND uuid = $2 RETURNING uuid";
 
+// Whole links' worth of changes, oldest first, locked (without SKIP LOCKED: a second caller
+// waits, then finds what the first applied gone) so that a link's removal can never be
+// applied before its creation.
+constexpr const char* kLockWebhookChanges = "links_lock_webhook_changes";
+constexpr const char* kLockWebhookChangesSql =
+    "SELECT id, workspace_uuid, link_uuid, webhook_url, webhook_secret_sealed"
+    " FROM links.webhook_changes WHERE link_uuid IN ("
+    "   SELECT link_uuid FROM links.webhook_changes WHERE $1 = '' OR link_uuid = $1::uuid"
+    "   ORDER BY id LIMIT $2)"
+    " ORDER BY id FOR UPDATE";
+
+constexpr const char* kForgetWebhookChange = "links_forget_webhook_change";
+constexpr const char* kForgetWebhookChangeSql = "DELETE FROM links.webhook_changes WHERE id = $1";
+
 #undef FILTER
 #undef LINK_COLUMNS
 #undef MICROS
@@ -184,6 +198,8 @@ void PgLinksStore::prepare(pqxx::connection& c) {
   c.prepare(kCountFiltered, kCountFilteredSql);
   c.prepare(kListFiltered, kListFilteredSql);
   c.prepare(kDeleteLink, kDeleteLinkSql);
+  c.prepare(kLockWebhookChanges, kLockWebhookChangesSql);
+  c.prepare(kForgetWebhookChange, kForgetWebhookChangeSql);
 }
 
 LinksStore::InsertOutcome PgLinksStore::insertLink(const std::string& workspace_uuid,
@@ -308,6 +324,29 @@ bool PgLinksStore::deleteLink(const std::string& workspace_uuid, const std::stri
   before_commit();
   tx.commit();
   return true;
+}
+
+int PgLinksStore::applyWebhookChanges(const std::string& link_uuid, int limit,
+                                      const std::function<void(const WebhookChange&)>& apply) {
+  pqxx::work tx(connection_);
+  int applied = 0;
+  for (const auto& row : tx.exec_prepared(kLockWebhookChanges, link_uuid, limit)) {
+    WebhookChange change;
+    change.workspace_uuid = row[1].as<std::string>();
+    change.link_uuid = row[2].as<std::string>();
+    if (!row[3].is_null()) change.webhook_url = row[3].as<std::string>();
+    if (!row[4].is_null()) change.sealed_secret = row[4].as<std::string>();
+    try {
+      apply(change);
+    } catch (const std::exception&) {
+      if (applied == 0) throw;
+      break;
+    }
+    tx.exec_prepared(kForgetWebhookChange, row[0].as<int64_t>());
+    ++applied;
+  }
+  tx.commit();
+  return applied;
 }
 
 }  // namespace feedback::links

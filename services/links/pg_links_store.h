@@ -31,6 +31,8 @@ class PgLinksStore final : public LinksStore {
                                   int64_t offset, int limit) override;
   bool deleteLink(const std::string& workspace_uuid, const std::string& link_uuid,
                   const std::function<void()>& before_commit) override;
+  int applyWebhookChanges(const std::string& link_uuid, int limit,
+                          const std::function<void(const WebhookChange&)>& apply) override;
 
  private:
   pqxx::connection& connection_;

@@ -27,7 +27,9 @@ THREADS = os.environ.get("BENCH_THREADS", "2")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "64")
 TARGETS = {"W1_ratio": 0.25, "W1_p99_ms": 10.0, "W2_rps": 3000.0, "RSS_MiB": 64.0,
            "W3_rps": 4000.0, "W3_p99_ms": 20.0, "W3_search_rps": 1000.0, "W4_rps": 3000.0,
-           "W4_p99_ms": 50.0, "scale_ms": 50.0, "W5_ratio": 0.5, "W1_limiter_cost": 0.10}
+           "W4_p99_ms": 50.0, "scale_ms": 50.0, "W5_ratio": 0.5, "W1_limiter_cost": 0.10,
+           "W6_p50_ms": 50.0, "W6_p99_ms": 250.0}
+W6_RATE = 1000  # submissions per second while W6 measures
 W3_RESPONSES = int(os.environ.get("BENCH_W3_RESPONSES", "100000"))
 SCALE_RESPONSES = int(os.environ.get("BENCH_SCALE_RESPONSES", "1000000"))
 RARE_WORD = "zebracorn"  # in 0.1% of seeded responses (scripts/seed-responses)
@@ -212,6 +214,43 @@ def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, st
     return r
 
 
+def webhook_delivery(env, ctl, base, gateway, link_body):
+    """W6: the time from a submission's event (written with it) to its delivery at an HTTPS
+    receiver on this machine, while W6_RATE submissions/s flow. None when the stack cannot
+    reach such a receiver (it must run with WEBHOOK_ALLOW_PRIVATE and WEBHOOK_CA_BUNDLE, as
+    scripts/bench starts it)."""
+    if env.get("WEBHOOK_ALLOW_PRIVATE") != "true" or not env.get("WEBHOOK_CA_BUNDLE"):
+        print("bench: W6 skipped: the stack does not allow a local receiver "
+              "(scripts/stack down, then scripts/bench)", flush=True)
+        return None
+    made = subprocess.run(ctl + ["workspace", "create", "--name", f"bench-w6-{int(time.time())}",
+                                 "--plan", "enterprise", "--rate-limit", "1000000000"],
+                          capture_output=True, text=True, check=True)
+    ws = json.loads(made.stdout)
+    sink = subprocess.Popen(["node", os.path.join(HERE, "webhook_sink.js"),
+                             os.path.dirname(env["WEBHOOK_CA_BUNDLE"])],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(sink.stdout.readline())
+        http("POST", f"{base}workspaces/{ws['workspace_uuid']}/webhooks/", ws["api_key"],
+             {"url": f"https://127.0.0.1:{port}/w6", "events": ["response.submitted"]})
+        _, created = http("POST", base + "links/", ws["api_key"], dict(link_body, slug="w6"))
+        connections = 20
+        pace = {"BENCH_HOST": ws["host"], "BENCH_PACE_MS": str(1000 * connections // W6_RATE)}
+        r = scenario(f"W6 submits at {W6_RATE}/s", gateway.url("/i/w6/submit/"), "intake_submit.lua",
+                     None, connections=connections, extra_env=pace, gateway=gateway)
+        time.sleep(2)  # the last deliveries
+    finally:
+        sink.terminate()
+        out = sink.communicate(timeout=20)[0].strip().splitlines()
+    delivered = json.loads(out[-1])
+    delivered["submitted"] = r["requests"]
+    print(f"bench: W6 {delivered['count']} deliveries of {r['requests']} submissions "
+          f"(warm-up included), p50 {delivered['p50_ms']:.1f} ms, p99 {delivered['p99_ms']:.1f} ms",
+          flush=True)
+    return r, delivered
+
+
 def rss_with_idle_connections(gateway_pid, host, port, key, count=1000):
     """Opens `count` keep-alive connections, each after one request, and reads VmRSS."""
     socks = []
@@ -298,6 +337,9 @@ def main():
         results.append(scenario("W4 intake one-shot submit", limited.url(f"/i/{hot['slug']}/submit/"),
                                 "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host},
                                 gateway=limited))
+        w6 = webhook_delivery(env, ctl, base, limited, link_body)
+        if w6:
+            results.append(w6[0])
     finally:
         limited.stop()
         unlimited.stop()
@@ -345,6 +387,10 @@ def main():
             cpu = r["cpu_us_per_request"]
             print(f"  {r['name']:<28} total {sum(cpu.values()):>6.0f}  " +
                   "  ".join(f"{role} {us:.0f}" for role, us in cpu.items() if us >= 0.5))
+    if w6:
+        print(f"\nW6, submission to webhook delivery at {w6[0]['rps']:.0f} submissions/s: "
+              f"p50 {w6[1]['p50_ms']:.1f} ms, p99 {w6[1]['p99_ms']:.1f} ms, max {w6[1]['max_ms']:.1f} ms "
+              f"({w6[1]['count']} deliveries, {w6[1]['duplicates']} duplicates)")
     print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
     for name, seconds in scale_checks:
         print(f"  {name:<34} {seconds * 1000:>8.1f} ms")
@@ -375,6 +421,10 @@ def main():
         f"W1 with rate limits at most 10% below without ({limiter_cost:+.1%})":
             limiter_cost <= TARGETS["W1_limiter_cost"],
     }
+    if w6:
+        checks["W6 delivery p50 < 50 ms"] = w6[1]["p50_ms"] < TARGETS["W6_p50_ms"]
+        checks["W6 delivery p99 < 250 ms"] = w6[1]["p99_ms"] < TARGETS["W6_p99_ms"]
+        checks[f"W6 every submission delivered ({w6[1]['count']})"] = w6[1]["count"] >= w6[0]["requests"]
     for name, seconds in scale_checks:
         checks[f"{SCALE_RESPONSES:,} responses: {name} < 50 ms"] = seconds * 1000 < TARGETS["scale_ms"]
     print()
@@ -384,6 +434,7 @@ def main():
               "threads": int(THREADS), "w1_body_bytes": len(w1_body), "scenarios": results,
               "gateway_rss_mib_1000_idle": rss, "idle_connections_held": held,
               "scale_ms": {name: seconds * 1000 for name, seconds in scale_checks},
+              "w6_delivery": w6[1] if w6 else None,
               "targets": checks}
     with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:
         json.dump(report, f, indent=2)

@@ -12,6 +12,7 @@ import sys
 import time
 import traceback
 import urllib.parse
+import urllib.request
 import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -226,6 +227,48 @@ def free_port():
                 return port
             except OSError:
                 pass
+
+
+class ExtraProcess:
+    """One more process of the stack (another replica, or one with other settings) on free
+    ports, with the stack's settings plus `settings`; ready when its admin port says so.
+    Used as a context manager; kill() ends it with SIGKILL."""
+
+    PORTS = {"gateway": ("GATEWAY_PORT", "ADMIN_PORT"),
+             "webhooks": ("WEBHOOKS_PORT", "WEBHOOKS_ADMIN_PORT")}
+
+    def __init__(self, binary, log_name=None, **settings):
+        self.binary, self.settings = binary, settings
+        self.log_name = log_name or f"{binary}-2"
+
+    def __enter__(self):
+        with open(os.path.join(STACK_DIR, "services.env")) as f:
+            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+        self.port, self.admin_port = free_port(), free_port()
+        self.admin_url = f"http://127.0.0.1:{self.admin_port}/"
+        port_name, admin_name = self.PORTS[self.binary]
+        env.update({port_name: str(self.port), admin_name: str(self.admin_port)}, **self.settings)
+        self.log_path = os.path.join(STACK_DIR, "logs", f"{self.log_name}.log")
+        self.log = open(self.log_path, "a")
+        self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", self.binary, self.binary)],
+                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+        def ready():
+            with urllib.request.urlopen(f"{self.admin_url}readyz", timeout=2) as r:
+                return r.status == 200
+
+        wait_until(ready, what=f"{self.log_name} ready")
+        return self
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait(timeout=20)
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+        self.log.close()
 
 
 def wait_until(predicate, timeout=20, what="condition"):

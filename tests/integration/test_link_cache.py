@@ -1,37 +1,17 @@
 """The gateway's link document cache: never older than an acknowledged write, on any replica,
 and bypassed (not trusted) while Redis is down."""
 import os
-import subprocess
 import time
-import urllib.request
 
-from harness import ENV, ROOT, STACK_DIR, Workspace, expect, redis, sql, stack, test, wait_until
+from harness import STACK_DIR, Workspace, expect, redis, sql, stack, test, wait_until
 import harness
 
 
-class SecondGateway:
+class SecondGateway(harness.ExtraProcess):
     """Another gateway replica on the same services, PostgreSQL and Redis."""
 
     def __init__(self, **settings):
-        self.settings = settings
-
-    def __enter__(self):
-        with open(os.path.join(STACK_DIR, "services.env")) as f:
-            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
-        self.port, admin = harness.free_port(), harness.free_port()
-        self.admin_url = f"http://127.0.0.1:{admin}/"
-        env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin), **self.settings)
-        self.log_path = os.path.join(STACK_DIR, "logs", "gateway-2.log")
-        self.log = open(self.log_path, "a")
-        self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", "gateway", "gateway")],
-                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
-
-        def ready():
-            with urllib.request.urlopen(f"http://127.0.0.1:{admin}/readyz", timeout=2) as r:
-                return r.status == 200
-
-        wait_until(ready, what="second gateway")
-        return self
+        super().__init__("gateway", **settings)
 
     def call(self, ws, method, path, **kw):
         saved = harness._base
@@ -40,11 +20,6 @@ class SecondGateway:
             return ws.call(method, path, **kw)
         finally:
             harness._base = saved
-
-    def __exit__(self, *exc):
-        self.proc.terminate()
-        self.proc.wait(timeout=20)
-        self.log.close()
 
 
 @test

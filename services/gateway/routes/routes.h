@@ -21,6 +21,9 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
 // GET/POST /v1/links/, GET/PATCH/DELETE /v1/links/{uuid}/ (links_routes.cc).
 void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
                     ResponseCounts& counts);
+// GET/POST /v1/workspaces/{uuid}/webhooks/, GET/DELETE .../webhooks/{uuid}/, GET
+// .../deliveries/, POST .../deliveries/{uuid}/redeliver/ and POST .../test/ (webhooks_routes.cc).
+void addWebhooksRoutes(Routes& routes, const Backends& backends);
 // What a link's list of completed responses uses to keep its pages.
 struct ResponsePages {
   ResponsePageCache& cache;

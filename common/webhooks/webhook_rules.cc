@@ -1,0 +1,102 @@
+#include "common/webhooks/webhook_rules.h"
+
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <boost/url/parse.hpp>
+#include <memory>
+
+#include "common/core/crypto.h"
+#include "common/core/errors.h"
+#include "common/core/net_address.h"
+
+namespace feedback::webhooks {
+namespace {
+
+[[noreturn]] void refuse(const std::string& field, const char* message, const char* detail) {
+  throw ApiError(ErrorCode::kInvalidWebhookUrl, message, {{field, detail}});
+}
+
+// True when `host`, a name, resolves to any private or loopback address now.
+bool resolvesToPrivate(const std::string& host) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return false;
+  std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owner(found, &freeaddrinfo);
+  for (const addrinfo* a = found; a; a = a->ai_next) {
+    if (a->ai_family == AF_INET) {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(a->ai_addr);
+      if (isPrivateAddress(reinterpret_cast<const unsigned char*>(&in->sin_addr), 4)) return true;
+    } else if (a->ai_family == AF_INET6) {
+      const auto* in = reinterpret_cast<const sockaddr_in6*>(a->ai_addr);
+      if (isPrivateAddress(in->sin6_addr.s6_addr, 16)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool isEventType(std::string_view type) {
+  return std::find(kEventTypes.begin(), kEventTypes.end(), type) != kEventTypes.end();
+}
+
+void checkUrl(std::string_view url, bool allow_private, const std::string& field) {
+  auto parsed = boost::urls::parse_absolute_uri(url);
+  if (!parsed || parsed->scheme_id() != boost::urls::scheme::https || parsed->host().empty() ||
+      url.size() > kMaxUrlLength) {
+    refuse(field, "The webhook URL must be an absolute https:// URL.",
+           "must be an absolute https:// URL of at most 2048 characters");
+  }
+  if (parsed->has_userinfo()) {
+    refuse(field, "The webhook URL must not carry a user name or password.",
+           "must not contain user information");
+  }
+  if (allow_private) return;
+  std::string host = parsed->host();
+  bool is_name = parsed->host_type() == boost::urls::host_type::name;
+  if (isPrivateHost(host) || (is_name && resolvesToPrivate(host))) {
+    refuse(field, "The webhook URL points to a private or loopback address.",
+           "must not be a private, loopback or link-local address");
+  }
+}
+
+void checkSecret(std::string_view secret, const std::string& field) {
+  if (secret.empty() || secret.size() > kMaxSecretLength) {
+    throw ApiError(ErrorCode::kValidationError, "The webhook secret is invalid.",
+                   {{field, "must be 1 to 255 characters"}});
+  }
+  if (secret.starts_with(kSecretPrefix)) {
+    auto key = crypto::base64Decode(secret.substr(kSecretPrefix.size()));
+    if (!key || key->empty()) {
+      throw ApiError(ErrorCode::kValidationError, "The webhook secret is invalid.",
+                     {{field, "a secret starting with whsec_ must continue in base64"}});
+    }
+  }
+}
+
+std::string generateSecret() {
+  return std::string(kSecretPrefix) + crypto::base64Encode(crypto::randomBytes(32));
+}
+
+std::string signingKey(std::string_view secret) {
+  if (secret.starts_with(kSecretPrefix)) {
+    if (auto key = crypto::base64Decode(secret.substr(kSecretPrefix.size()))) return *key;
+  }
+  return std::string(secret);
+}
+
+std::string sign(std::string_view secret, std::string_view event_id, int64_t timestamp_seconds,
+                 std::string_view body) {
+  std::string message;
+  message.reserve(event_id.size() + body.size() + 24);
+  message.append(event_id).append(".").append(std::to_string(timestamp_seconds)).append(".");
+  message.append(body);
+  return "v1," + crypto::base64Encode(crypto::hmacSha256(signingKey(secret), message));
+}
+
+}  // namespace feedback::webhooks

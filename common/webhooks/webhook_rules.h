@@ -1,0 +1,45 @@
+#pragma once
+// What a webhook is allowed to be and how its deliveries are signed, stated once: the events
+// (SPEC.md "Events"), URL and secret rules (API-CONTRACT.md section 4) and the Standard
+// Webhooks signature (section 6). The links service checks on_finished with them, the webhooks
+// service its API's input, and the dispatcher signs with them.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace feedback::webhooks {
+
+inline constexpr std::string_view kResponseStarted = "response.started";
+inline constexpr std::string_view kResponseSubmitted = "response.submitted";
+inline constexpr std::array<std::string_view, 2> kEventTypes = {kResponseStarted,
+                                                                kResponseSubmitted};
+bool isEventType(std::string_view type);
+
+inline constexpr std::size_t kMaxUrlLength = 2048;
+inline constexpr std::size_t kMaxSecretLength = 255;
+inline constexpr std::string_view kSecretPrefix = "whsec_";
+
+// Throws ApiError(kInvalidWebhookUrl), details under `field`, unless `url` is an absolute
+// https:// URL with a host, of at most kMaxUrlLength characters, whose host is neither a
+// private nor a loopback address in any spelling (net_address.h) nor a name that resolves to
+// one, unless `allow_private`. A name that does not resolve now is accepted: DNS may be down,
+// and the address is checked again at every connection.
+void checkUrl(std::string_view url, bool allow_private, const std::string& field);
+
+// Throws ApiError(kValidationError) unless `secret` has 1 to kMaxSecretLength characters and,
+// when it starts with "whsec_", base64 follows (its decoded bytes are then the key).
+void checkSecret(std::string_view secret, const std::string& field);
+
+// "whsec_" + base64 of 32 random bytes.
+std::string generateSecret();
+
+// The HMAC key of a secret: the base64-decoded rest of a "whsec_" secret, else its bytes.
+std::string signingKey(std::string_view secret);
+
+// The webhook-signature header: "v1," + base64 of HMAC-SHA256 over "{id}.{timestamp}.{body}".
+std::string sign(std::string_view secret, std::string_view event_id, int64_t timestamp_seconds,
+                 std::string_view body);
+
+}  // namespace feedback::webhooks

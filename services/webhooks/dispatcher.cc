@@ -1,0 +1,174 @@
+#include "services/webhooks/dispatcher.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <boost/asio/post.hpp>
+#include <pqxx/pqxx>
+
+#include "common/core/ids.h"
+#include "common/core/log.h"
+#include "common/core/time.h"
+#include "common/webhooks/webhook_rules.h"
+#include "services/webhooks/dispatch_channel.h"
+
+namespace feedback::webhooks {
+namespace {
+
+constexpr auto kReconnectDelay = Millis(500);
+
+// LISTEN on a channel; notifications only wake the loop, their payloads are not needed.
+class Wakeup final : public pqxx::notification_receiver {
+ public:
+  Wakeup(pqxx::connection_base& connection, const std::string& channel)
+      : pqxx::notification_receiver(connection, channel) {}
+  void operator()(const std::string&, int) override {}
+};
+
+}  // namespace
+
+Dispatcher::Dispatcher(DispatcherSettings settings, const SecretBox& secrets, Counters& counters)
+    : settings_(std::move(settings)),
+      secrets_(secrets),
+      counters_(counters),
+      schedule_(settings_.retry_scale),
+      work_(io_.get_executor()),
+      wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
+  client_ = std::make_unique<net::HttpClient>(io_.get_executor(), settings_.http);
+  counters_.gauge("webhook_sends_in_flight", [this] { return double(in_flight_.total()); });
+  counters_.gauge("webhook_dispatcher_healthy", [this] { return healthy_ ? 1.0 : 0.0; });
+}
+
+Dispatcher::~Dispatcher() {
+  stop();
+  if (wake_fd_ >= 0) close(wake_fd_);
+}
+
+void Dispatcher::start() {
+  running_ = true;
+  recorder_ = std::make_unique<AttemptRecorder>(settings_.database_url, [this] { wake(); });
+  io_thread_ = std::thread([this] { io_.run(); });
+  claim_thread_ = std::thread([this] { claimLoop(); });
+}
+
+void Dispatcher::stop() {
+  if (!running_.exchange(false)) return;
+  wake();
+  if (claim_thread_.joinable()) claim_thread_.join();
+  // Sends in flight end within the HTTP timeout; then their attempts are recorded.
+  auto deadline = std::chrono::steady_clock::now() + settings_.http.timeout + Millis(1000);
+  while (in_flight_.total() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(Millis(20));
+  }
+  work_.reset();
+  io_.stop();
+  if (io_thread_.joinable()) io_thread_.join();
+  if (recorder_) recorder_->stop();
+}
+
+void Dispatcher::wake() {
+  uint64_t one = 1;
+  if (write(wake_fd_, &one, sizeof one) < 0) {
+    // The counter is full only if nobody has read it for 2^64 wakes: the loop is awake anyway.
+  }
+}
+
+void Dispatcher::wait(int pg_socket, Millis timeout) {
+  pollfd fds[2] = {{pg_socket, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  if (poll(fds, 2, static_cast<int>(timeout.count())) > 0 && (fds[1].revents & POLLIN)) {
+    uint64_t count;
+    if (read(wake_fd_, &count, sizeof count) < 0) {
+      // Nothing to read: another wait consumed it; the loop runs a round either way.
+    }
+  }
+}
+
+void Dispatcher::claimLoop() {
+  std::unique_ptr<pqxx::connection> connection;
+  std::vector<std::unique_ptr<Wakeup>> listening;
+  while (running_) {
+    try {
+      if (!connection) {
+        connection = std::make_unique<pqxx::connection>(settings_.database_url);
+        PgDispatchStore::prepare(*connection);
+        listening.push_back(std::make_unique<Wakeup>(*connection, kOutboxChannel));
+        listening.push_back(std::make_unique<Wakeup>(*connection, kPendingChannel));
+      }
+      connection->get_notifs();
+      PgDispatchStore store(*connection);
+      Millis sleep = round(store);
+      if (!healthy_) log::info("webhook_dispatcher_connected");
+      healthy_ = true;
+      if (sleep.count() > 0 && running_) wait(connection->sock(), sleep);
+    } catch (const std::exception& e) {
+      listening.clear();
+      connection.reset();
+      if (healthy_) log::warn("webhook_dispatcher_disconnected", {{"error", e.what()}});
+      healthy_ = false;
+      std::this_thread::sleep_for(kReconnectDelay);
+    }
+  }
+}
+
+Millis Dispatcher::round(PgDispatchStore& store) {
+  while (store.fanOut(settings_.fan_out_batch) == settings_.fan_out_batch && running_) {
+  }
+  int room = settings_.max_in_flight - in_flight_.total();
+  if (room <= 0) return settings_.poll_interval;  // a finished send wakes the loop
+  Millis lease = settings_.http.timeout * 2;
+  auto sends = store.claim(room, settings_.per_webhook, in_flight_.busy(), lease);
+  const bool filled = static_cast<int>(sends.size()) == room;
+  for (auto& s : sends) {
+    in_flight_.add(s.webhook_uuid);
+    boost::asio::post(io_, [this, s = std::move(s)]() mutable { send(std::move(s)); });
+  }
+  if (filled) return Millis(0);
+  auto next = store.nextDue();
+  if (!next) return settings_.poll_interval;
+  // Sends of webhooks at their limit are due but wait for a slot: a finished send wakes us.
+  return std::clamp(*next, Millis(1), settings_.poll_interval);
+}
+
+void Dispatcher::send(Send s) {
+  auto secret = secrets_.open(s.sealed_secret);
+  if (!secret) {
+    net::HttpResult result;
+    result.error = "secret_unreadable: SECRETS_KEY differs from the one that sealed it";
+    finish(std::move(s), std::move(result));
+    return;
+  }
+  const int64_t timestamp = nowMicros() / 1'000'000;
+  net::HttpRequest request;
+  request.url = s.url;
+  request.headers = {{"webhook-id", s.event_id},
+                     {"webhook-timestamp", std::to_string(timestamp)},
+                     {"webhook-signature", sign(*secret, s.event_id, timestamp, s.payload)}};
+  request.body = std::move(s.payload);  // the attempt's record does not need it
+  client_->post(std::move(request), [this, s = std::move(s)](net::HttpResult result) mutable {
+    finish(std::move(s), std::move(result));
+  });
+}
+
+void Dispatcher::finish(Send s, net::HttpResult result) {
+  Attempt attempt;
+  attempt.outcome = schedule_.outcome(s.attempt, result);
+  const char* outcome = attempt.outcome.succeeded  ? "succeeded"
+                        : attempt.outcome.disable  ? "disabled"
+                        : attempt.outcome.retry_in ? "retry"
+                                                   : "given_up";
+  counters_.increment(std::string("webhook_attempts_total{outcome=\"") + outcome + "\"}");
+  if (attempt.outcome.disable) {
+    log::warn("webhook_disabled_by_410", {{"webhook_uuid", s.webhook_uuid}});
+  } else if (!attempt.outcome.succeeded && !attempt.outcome.retry_in) {
+    log::warn("webhook_event_given_up", {{"webhook_uuid", s.webhook_uuid},
+                                         {"event_id", s.event_id},
+                                         {"attempts", std::to_string(s.attempt)}});
+  }
+  in_flight_.remove(s.webhook_uuid);
+  attempt.delivery_uuid = newUuid();
+  attempt.send = std::move(s);
+  attempt.result = std::move(result);
+  recorder_->add(std::move(attempt));
+}
+
+}  // namespace feedback::webhooks

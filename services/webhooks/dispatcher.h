@@ -1,0 +1,79 @@
+#pragma once
+// Delivers events to webhooks (API-CONTRACT.md section 6). Three threads:
+// - the claim loop: woken by LISTEN/NOTIFY (or a due retry, or, as a fallback, every second),
+//   it moves outbox events into sends (fan-out) and claims due sends, leaving room for every
+//   webhook;
+// - the I/O thread: signs each send (Standard Webhooks) and POSTs it over HTTPS;
+// - the recorder (attempt_recorder.h): records attempts and schedules retries.
+// State lives in PostgreSQL only, so any number of dispatchers may run side by side.
+
+#include <sys/eventfd.h>
+
+#include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "common/core/counters.h"
+#include "common/core/secret_box.h"
+#include "common/net/http_client.h"
+#include "services/webhooks/attempt_recorder.h"
+#include "services/webhooks/in_flight.h"
+#include "services/webhooks/retry_schedule.h"
+
+namespace feedback::webhooks {
+
+struct DispatcherSettings {
+  std::string database_url;
+  double retry_scale = 1.0;
+  // Sends in flight at once at this dispatcher, and to one webhook.
+  int max_in_flight = 256;
+  int per_webhook = 8;
+  // Outbox events taken per fan-out statement.
+  int fan_out_batch = 500;
+  // How long the claim loop sleeps when nothing wakes it.
+  Millis poll_interval{1000};
+  net::HttpClientSettings http;
+};
+
+class Dispatcher {
+ public:
+  Dispatcher(DispatcherSettings settings, const SecretBox& secrets, Counters& counters);
+  ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  void start();
+  // Stops claiming, lets sends in flight finish (at most the HTTP timeout) and records them.
+  void stop();
+  // False while the claim loop cannot reach PostgreSQL.
+  bool healthy() const { return healthy_; }
+
+ private:
+  void claimLoop();
+  // One round: fan-out, then claims; returns how long to sleep unless woken.
+  Millis round(PgDispatchStore& store);
+  void wait(int pg_socket, Millis timeout);
+  void wake();
+  void send(Send send);
+  void finish(Send send, net::HttpResult result);
+
+  DispatcherSettings settings_;
+  const SecretBox& secrets_;
+  Counters& counters_;
+  RetrySchedule schedule_;
+  InFlight in_flight_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::unique_ptr<net::HttpClient> client_;
+  std::unique_ptr<AttemptRecorder> recorder_;
+  int wake_fd_ = -1;
+  std::atomic<bool> running_{false};
+  std::atomic<bool> healthy_{true};
+  std::thread claim_thread_;
+  std::thread io_thread_;
+};
+
+}  // namespace feedback::webhooks

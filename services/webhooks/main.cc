@@ -1,0 +1,64 @@
+// webhooks: the webhooks API over gRPC (feedback.webhooks.v1.WebhooksService) and the
+// dispatcher that delivers events to them (dispatcher.h).
+#include <boost/asio/ip/address.hpp>
+
+#include "common/core/net_address.h"
+#include "common/core/secret_box.h"
+#include "common/service/service_runner.h"
+#include "services/webhooks/dispatcher.h"
+#include "services/webhooks/pg_webhooks_store.h"
+#include "services/webhooks/webhooks_grpc.h"
+
+namespace feedback::webhooks {
+std::vector<Migration> migrations();
+
+namespace {
+
+// The SSRF check on the address actually connected to (DNS rebinding cannot get around it).
+bool publicAddress(const boost::asio::ip::address& address) {
+  if (address.is_v4()) {
+    auto bytes = address.to_v4().to_bytes();
+    return !isPrivateAddress(bytes.data(), bytes.size());
+  }
+  auto bytes = address.to_v6().to_bytes();
+  return !isPrivateAddress(bytes.data(), bytes.size());
+}
+
+}  // namespace
+}  // namespace feedback::webhooks
+
+int main() {
+  using namespace feedback;
+  webhooks::WebhooksSettings settings;
+  webhooks::DispatcherSettings dispatch;
+  bool dispatcher_on = true;
+  std::optional<SecretBox> secrets;
+  return serviceMain(
+      {"webhooks", 50054, 9094, webhooks::migrations(), &webhooks::PgWebhooksStore::prepare},
+      [&](Env& env) {
+        settings.allow_private = env.boolean("WEBHOOK_ALLOW_PRIVATE", false);
+        dispatch.database_url = env.requiredText("DATABASE_URL");
+        dispatch.retry_scale = env.number("WEBHOOK_RETRY_SCALE", 1.0, 0.0, 1000.0);
+        dispatch.http.ca_bundle = env.text("WEBHOOK_CA_BUNDLE", "");
+        dispatch.max_in_flight = env.integer("WEBHOOK_MAX_IN_FLIGHT", 256, 1, 100000);
+        dispatch.per_webhook = env.integer("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 8, 1, 1000);
+        dispatch.http.timeout =
+            webhooks::Millis(env.integer("WEBHOOK_TIMEOUT_MS", 15000, 100, 60000));
+        if (!settings.allow_private) dispatch.http.address_allowed = &webhooks::publicAddress;
+        dispatcher_on = env.boolean("WEBHOOK_DISPATCHER", true);
+        const std::string key = env.requiredText("SECRETS_KEY");
+        secrets = SecretBox::fromBase64Key(key);
+        if (!key.empty() && !secrets) env.problem("SECRETS_KEY must be base64 of 32 bytes");
+      },
+      [&](ServiceResources& r) {
+        webhooks::WebhooksService service(settings, *secrets);
+        webhooks::WebhooksGrpc adapter(service, r.pool, r.counters);
+        std::optional<webhooks::Dispatcher> dispatcher;
+        if (dispatcher_on) {
+          dispatcher.emplace(dispatch, *secrets, r.counters);
+          dispatcher->start();
+        }
+        r.serve(adapter);
+        if (dispatcher) dispatcher->stop();
+      });
+}

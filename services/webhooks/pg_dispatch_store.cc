@@ -1,0 +1,193 @@
+#include "services/webhooks/pg_dispatch_store.h"
+
+#include <pqxx/pqxx>
+
+#include "common/pg/pg_array.h"
+
+namespace feedback::webhooks {
+namespace {
+
+// Deleting the outbox rows and queueing their sends is one statement: an event leaves the
+// outbox only together with every send it needs.
+constexpr const char* kFanOut = "webhooks_fan_out";
+constexpr const char* kFanOutSql =
+    "WITH taken AS ("
+    "  DELETE FROM responses.outbox WHERE id IN ("
+    "    SELECT id FROM responses.outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)"
+    "  RETURNING id, event_id, type, workspace_uuid, link_uuid, payload, created_at),"
+    " targets AS ("
+    "  SELECT t.id, t.event_id, w.uuid AS webhook_uuid FROM taken t JOIN webhooks.webhooks w"
+    "  ON w.workspace_uuid = t.workspace_uuid AND w.enabled AND t.type = ANY (w.events)"
+    "    AND (w.link_uuid IS NULL OR w.link_uuid = t.link_uuid)),"
+    " kept AS ("
+    "  INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid, payload,"
+    "    created_at)"
+    "  SELECT event_id, type, workspace_uuid, link_uuid, payload, created_at FROM taken"
+    "  WHERE event_id IN (SELECT event_id FROM targets) ON CONFLICT (event_id) DO NOTHING),"
+    " queued AS ("
+    "  INSERT INTO webhooks.pending (webhook_uuid, event_id)"
+    "  SELECT webhook_uuid, event_id FROM targets ORDER BY id RETURNING 1)"
+    " SELECT (SELECT count(*) FROM taken), (SELECT count(*) FROM queued)";
+
+// Due sends, oldest first, at most `per_webhook` per webhook less those it has in flight, so
+// that one slow receiver's backlog never fills a batch. `due_at` is tested again outside the
+// window: a row another dispatcher claimed since this statement's snapshot is then skipped
+// when its lock is re-checked, rather than sent twice.
+constexpr const char* kClaim = "webhooks_claim";
+constexpr const char* kClaimSql =
+    "WITH due AS ("
+    "  SELECT p.id FROM webhooks.pending p WHERE p.due_at <= clock_timestamp() AND p.id IN ("
+    "    SELECT r.id FROM ("
+    "      SELECT q.id, q.webhook_uuid,"
+    "        row_number() OVER (PARTITION BY q.webhook_uuid ORDER BY q.due_at, q.id) AS nth"
+    "      FROM webhooks.pending q JOIN webhooks.webhooks w ON w.uuid = q.webhook_uuid"
+    "      WHERE q.due_at <= clock_timestamp() AND w.enabled) r"
+    "    LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS busy (webhook_uuid, sending)"
+    "      ON busy.webhook_uuid = r.webhook_uuid"
+    "    WHERE r.nth <= $3 - coalesce(busy.sending, 0))"
+    "  ORDER BY p.due_at, p.id LIMIT $4 FOR UPDATE SKIP LOCKED),"
+    " claimed AS ("
+    "  UPDATE webhooks.pending p SET due_at = clock_timestamp() + $5 * interval '1 millisecond'"
+    "  FROM due WHERE p.id = due.id"
+    "  RETURNING p.id, p.webhook_uuid, p.event_id, p.attempts, p.redelivery)"
+    " SELECT c.id, c.webhook_uuid, c.event_id, e.type, e.payload, w.url, w.secret_sealed,"
+    "   c.attempts, c.redelivery"
+    " FROM claimed c JOIN webhooks.events e ON e.event_id = c.event_id"
+    " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid ORDER BY c.id";
+
+constexpr const char* kNextDue = "webhooks_next_due";
+constexpr const char* kNextDueSql =
+    "SELECT (extract(epoch FROM min(due_at) - clock_timestamp()) * 1000)::bigint"
+    " FROM webhooks.pending";
+
+// One statement per batch of attempts. A webhook deleted while its event was in flight has
+// no row left to record against: its attempts are dropped with it.
+constexpr const char* kRecord = "webhooks_record";
+constexpr const char* kRecordSql =
+    "WITH given AS ("
+    "  SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[],"
+    "    $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[],"
+    "    $12::bigint[], $13::text[])"
+    "  AS g (pending_id, uuid, webhook_uuid, event_id, attempt, redelivery, succeeded,"
+    "    status_code, duration_ms, error, response_body, retry_ms, disable)),"
+    " recorded AS ("
+    "  INSERT INTO webhooks.deliveries (uuid, webhook_uuid, event_id, attempt, redelivery,"
+    "    succeeded, status_code, duration_ms, error, response_body, next_attempt_at)"
+    "  SELECT g.uuid, g.webhook_uuid, g.event_id, g.attempt, g.redelivery::boolean,"
+    "    g.succeeded::boolean, g.status_code, g.duration_ms, g.error, g.response_body,"
+    "    clock_timestamp() + g.retry_ms * interval '1 millisecond'"
+    "  FROM given g JOIN webhooks.webhooks w ON w.uuid = g.webhook_uuid),"
+    " finished AS ("
+    "  DELETE FROM webhooks.pending p USING given g"
+    "  WHERE p.id = g.pending_id AND g.retry_ms IS NULL),"
+    " rescheduled AS ("
+    "  UPDATE webhooks.pending p SET attempts = g.attempt,"
+    "    due_at = clock_timestamp() + g.retry_ms * interval '1 millisecond'"
+    "  FROM given g WHERE p.id = g.pending_id AND g.retry_ms IS NOT NULL),"
+    " disabled AS ("
+    "  UPDATE webhooks.webhooks w SET enabled = false, date_updated = clock_timestamp(),"
+    "    disabled_reason = 'The receiver answered 410 Gone.'"
+    "  FROM given g WHERE w.uuid = g.webhook_uuid AND g.disable = 't' RETURNING w.uuid)"
+    " DELETE FROM webhooks.pending p USING disabled d"
+    " WHERE p.webhook_uuid = d.uuid AND p.id NOT IN (SELECT pending_id FROM given)";
+
+// What a receiver answered is kept as text; bytes that are not UTF-8 would be refused.
+std::string printable(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  for (unsigned char c : bytes) out += (c >= 0x20 && c < 0x7f) || c == '\n' ? char(c) : '?';
+  return out;
+}
+
+}  // namespace
+
+void PgDispatchStore::prepare(pqxx::connection& c) {
+  c.prepare(kFanOut, kFanOutSql);
+  c.prepare(kClaim, kClaimSql);
+  c.prepare(kNextDue, kNextDueSql);
+  c.prepare(kRecord, kRecordSql);
+}
+
+int PgDispatchStore::fanOut(int limit) {
+  pqxx::work tx(connection_);
+  int taken = tx.exec_prepared1(kFanOut, limit)[0].as<int>();
+  tx.commit();
+  return taken;
+}
+
+std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy& busy,
+                                         Millis lease) {
+  PgArray webhooks(PgArray::Element::kUuid);
+  PgArray sending(PgArray::Element::kBigint);
+  for (std::size_t i = 0; i < busy.webhook_uuids.size(); ++i) {
+    webhooks.add(busy.webhook_uuids[i]);
+    sending.add(busy.sending[i]);
+  }
+  pqxx::work tx(connection_);
+  auto rows = tx.exec_prepared(kClaim, webhooks.param(), sending.param(), per_webhook, limit,
+                               static_cast<int64_t>(lease.count()));
+  tx.commit();
+  std::vector<Send> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) {
+    Send& s = out.emplace_back();
+    s.pending_id = row[0].as<int64_t>();
+    s.webhook_uuid = row[1].as<std::string>();
+    s.event_id = row[2].as<std::string>();
+    s.event_type = row[3].as<std::string>();
+    s.payload = row[4].as<std::string>();
+    s.url = row[5].as<std::string>();
+    s.sealed_secret = row[6].as<std::string>();
+    s.attempt = row[7].as<int>() + 1;
+    s.redelivery = row[8].as<bool>();
+  }
+  return out;
+}
+
+std::optional<Millis> PgDispatchStore::nextDue() {
+  pqxx::read_transaction tx(connection_);
+  auto row = tx.exec_prepared1(kNextDue);
+  if (row[0].is_null()) return std::nullopt;
+  return Millis(std::max<int64_t>(0, row[0].as<int64_t>()));
+}
+
+void PgDispatchStore::record(const std::vector<Attempt>& attempts) {
+  using E = PgArray::Element;
+  PgArray pending(E::kBigint), uuid(E::kUuid), webhook(E::kUuid), event(E::kUuid),
+      attempt(E::kBigint), redelivery(E::kText), succeeded(E::kText), status(E::kBigint),
+      duration(E::kBigint), error(E::kText), body(E::kText), retry(E::kBigint), disable(E::kText);
+  for (const auto& a : attempts) {
+    pending.add(a.send.pending_id);
+    uuid.add(a.delivery_uuid);
+    webhook.add(a.send.webhook_uuid);
+    event.add(a.send.event_id);
+    attempt.add(int64_t{a.send.attempt});
+    redelivery.add(a.send.redelivery ? "t" : "f");
+    succeeded.add(a.outcome.succeeded ? "t" : "f");
+    if (a.result.status > 0) {
+      status.add(int64_t{a.result.status});
+    } else {
+      status.addNull();
+    }
+    duration.add(static_cast<int64_t>(a.result.latency.count()));
+    if (a.result.error.empty()) {
+      error.addNull();
+    } else {
+      error.add(a.result.error);
+    }
+    body.add(printable(a.result.body_excerpt));
+    if (a.outcome.retry_in) {
+      retry.add(static_cast<int64_t>(a.outcome.retry_in->count()));
+    } else {
+      retry.addNull();
+    }
+    disable.add(a.outcome.disable ? "t" : "f");
+  }
+  pqxx::work tx(connection_);
+  tx.exec_prepared(kRecord, pending.param(), uuid.param(), webhook.param(), event.param(),
+                   attempt.param(), redelivery.param(), succeeded.param(), status.param(),
+                   duration.param(), error.param(), body.param(), retry.param(), disable.param());
+  tx.commit();
+}
+
+}  // namespace feedback::webhooks

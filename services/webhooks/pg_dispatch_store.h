@@ -1,0 +1,61 @@
+#pragma once
+// The dispatcher's SQL: taking events from the responses outbox and queueing one send per
+// matching webhook (fan-out), claiming due sends, and recording attempts. Each call is one
+// statement in its own transaction, so that any number of dispatchers can run side by side.
+
+#include <pqxx/connection>
+#include <string>
+#include <vector>
+
+#include "services/webhooks/retry_schedule.h"
+
+namespace feedback::webhooks {
+
+// A claimed send: one event for one webhook.
+struct Send {
+  int64_t pending_id = 0;
+  std::string webhook_uuid;
+  std::string event_id;
+  std::string event_type;
+  std::string payload;
+  std::string url;
+  std::string sealed_secret;
+  int attempt = 1;  // this one's number
+  bool redelivery = false;
+};
+
+// An attempt made, to record.
+struct Attempt {
+  Send send;
+  std::string delivery_uuid;
+  net::HttpResult result;
+  AttemptOutcome outcome;
+};
+
+// Webhooks with sends in flight at this dispatcher, and how many.
+struct Busy {
+  std::vector<std::string> webhook_uuids;
+  std::vector<int64_t> sending;
+};
+
+class PgDispatchStore {
+ public:
+  explicit PgDispatchStore(pqxx::connection& connection) : connection_(connection) {}
+  static void prepare(pqxx::connection& connection);
+
+  // Moves up to `limit` outbox events into sends of the enabled webhooks that want them
+  // (dropping events nobody wants); returns how many events it took.
+  int fanOut(int limit);
+  // Claims up to `limit` due sends, at most `per_webhook` per webhook counting those in
+  // `busy`, leasing each for `lease` (it comes due again if no attempt is recorded by then).
+  std::vector<Send> claim(int limit, int per_webhook, const Busy& busy, Millis lease);
+  // Time until the next send comes due; nullopt when none is queued.
+  std::optional<Millis> nextDue();
+  // Records attempts, reschedules or removes their sends, disables webhooks that answered 410.
+  void record(const std::vector<Attempt>& attempts);
+
+ private:
+  pqxx::connection& connection_;
+};
+
+}  // namespace feedback::webhooks

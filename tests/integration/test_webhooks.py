@@ -1,0 +1,295 @@
+"""Webhooks on a real stack: the management API, signed deliveries to real HTTPS receivers,
+retries, Retry-After, 410, redelivery, the test event, automatic on_finished webhooks, SSRF at
+registration and at connect time, a hung receiver beside a healthy one, and no event lost
+while dispatchers are killed. The stack runs with WEBHOOK_ALLOW_PRIVATE, WEBHOOK_CA_BUNDLE
+and WEBHOOK_RETRY_SCALE=0.01 (scripts/test)."""
+import concurrent.futures
+import os
+import signal
+import time
+
+import harness
+from harness import ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, test, wait_until
+from webhook_receiver import Receiver, signature_ok
+
+CA_DIR = os.path.dirname(ENV.get("WEBHOOK_CA_BUNDLE") or os.path.join(STACK_DIR, "no-ca", "ca.pem"))
+QUESTIONS = [{"prompt": "Why?", "field_key": "why"}, {"prompt": "Score?", "field_key": "score",
+              "type": "rating", "configuration": {"scale_type": "nps"}}]
+SUBMITTED = ["response.submitted"]
+
+
+def _receiver():
+    assert ENV.get("WEBHOOK_CA_BUNDLE"), "the stack must run with WEBHOOK_CA_BUNDLE (scripts/test)"
+    return Receiver(CA_DIR)
+
+
+def _hook(ws, url, events=SUBMITTED, **extra):
+    return expect(ws.call("POST", f"workspaces/{ws.uuid}/webhooks/",
+                          json={"url": url, "events": events, **extra}), 201)
+
+
+def _deliveries(ws, hook):
+    return expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/deliveries/"
+                          "?page_size=100"), 200)
+
+
+def _of(kind):
+    return lambda d: d.json.get("type") == kind
+
+
+@test
+def a_submission_is_delivered_signed_with_rating_details():
+    ws = Workspace()
+    with _receiver() as rx:
+        ep = rx.endpoint()
+        hook = _hook(ws, ep.url, ["response.started", "response.submitted"])
+        ws.link(slug="deliver", questions=QUESTIONS)
+        rec = ws.complete("deliver", {"why": "fast", "score": 9}, email="a@example.com")
+        got = ep.wait(2, 10)
+        assert len(got) == 2, f"deliveries: {[d.json for d in got]}"
+        for d in got:
+            assert signature_ok(hook["secret"], d), d.headers
+            assert d.headers["content-type"].startswith("application/json")
+            assert d.json["data"]["response"]["uuid"] == rec["uuid"]
+        # Both events, each with its own id (in parallel, so not necessarily in order).
+        by_type = {d.json["type"]: d for d in got}
+        assert set(by_type) == {"response.started", "response.submitted"}
+        assert got[0].headers["webhook-id"] != got[1].headers["webhook-id"]
+        answers = {a["field_key"]: a for a in by_type["response.submitted"].json["data"]["response"]["answers"]}
+        assert answers["score"]["rating_details"] == {"value": 9, "max_value": 10,
+                                                      "scale_type": "nps"}
+        wait_until(lambda: _deliveries(ws, hook)["count"] == 2, 5, "two recorded deliveries")
+        listed = _deliveries(ws, hook)
+        first = listed["results"][0]
+        assert first["status"] == "succeeded" and first["status_code"] == 200, first
+        assert first["attempt"] == 1 and first["event_id"] in {d.headers["webhook-id"] for d in got}
+
+
+@test
+def failures_are_retried_with_the_same_webhook_id_and_retry_after_is_honoured():
+    ws = Workspace()
+    with _receiver() as rx:
+        ep = rx.endpoint(answers=[500, (503, {"Retry-After": "5"}), 200])
+        hook = _hook(ws, ep.url)
+        ws.link(slug="retry", questions=QUESTIONS)
+        ws.complete("retry", {"why": "x"})
+        got = ep.wait(3, 20)
+        assert len(got) == 3, f"{len(got)} attempts"
+        assert len({d.headers["webhook-id"] for d in got}) == 1
+        # 5 s scaled by 0.01 after the 500; after the 503, the asked 5 s rather than the
+        # schedule's 5 min scaled by 0.01 (3 s).
+        assert got[2].at - got[1].at >= 4.9, got[2].at - got[1].at
+        assert got[1].at - got[0].at < 1.5
+        # Each attempt signs afresh, with its own timestamp.
+        assert all(signature_ok(hook["secret"], d) for d in got)
+        wait_until(lambda: _deliveries(ws, hook)["count"] == 3, 5, "three recorded attempts")
+        listed = _deliveries(ws, hook)["results"]
+        assert [(d["attempt"], d["status"], d["status_code"]) for d in reversed(listed)] == [
+            (1, "failed", 500), (2, "failed", 503), (3, "succeeded", 200)]
+        assert listed[2]["next_attempt_at"] is not None and listed[0]["next_attempt_at"] is None
+
+
+@test
+def a_redirect_is_a_failure_and_410_disables_the_webhook():
+    ws = Workspace()
+    with _receiver() as rx:
+        moved = rx.endpoint(answers=[(302, {"Location": "https://127.0.0.1:1/elsewhere"})])
+        gone = rx.endpoint(answers=[410])
+        h_moved, h_gone = _hook(ws, moved.url), _hook(ws, gone.url)
+        ws.link(slug="gone", questions=QUESTIONS)
+        ws.complete("gone", {"why": "x"})
+        assert len(moved.wait(2, 10)) == 2  # the 302 was retried, never followed
+        gone.wait(1, 10)
+        wait_until(lambda: not expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/{h_gone['uuid']}/"),
+                                      200)["enabled"], 5, "webhook disabled")
+        ws.complete("gone", {"why": "again"})
+        moved.wait(3, 10)
+        time.sleep(0.5)
+        assert len(gone.deliveries) == 1, "a disabled webhook got another event"
+        assert expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/{h_moved['uuid']}/"), 200)["enabled"]
+
+
+@test
+def redeliver_sends_the_same_event_again_and_test_sends_a_marked_sample():
+    ws = Workspace()
+    with _receiver() as rx:
+        ep = rx.endpoint()
+        hook = _hook(ws, ep.url)
+        ws.link(slug="again", questions=QUESTIONS)
+        ws.complete("again", {"why": "x"})
+        first = ep.wait(1, 10)[0]
+        wait_until(lambda: _deliveries(ws, hook)["count"] == 1, 5, "recorded delivery")
+        delivery = _deliveries(ws, hook)["results"][0]
+        base = f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/"
+        r = expect(ws.call("POST", f"{base}deliveries/{delivery['uuid']}/redeliver/"), 202)
+        assert r["event_id"] == first.headers["webhook-id"]
+        again = ep.wait(2, 10)[1]
+        assert again.headers["webhook-id"] == first.headers["webhook-id"] and again.body == first.body
+        wait_until(lambda: _deliveries(ws, hook)["results"][0]["redelivery"], 5, "redelivery listed")
+
+        t = expect(ws.call("POST", f"{base}test/"), 202)
+        sample = ep.wait(1, 10, lambda d: d.json.get("test") is True)
+        assert sample and sample[0].headers["webhook-id"] == t["event_id"]
+        body = sample[0].json
+        assert body["type"] == "response.submitted" and body["data"]["workspace_uuid"] == ws.uuid
+        assert signature_ok(hook["secret"], sample[0])
+        expect(ws.call("POST", f"{base}deliveries/{hook['uuid']}/redeliver/"), 404, None)
+
+
+@test
+def on_finished_webhooks_follow_their_links_even_when_the_webhooks_service_was_down():
+    ws = Workspace()
+    with _receiver() as rx:
+        ep = rx.endpoint()
+        link = ws.link(slug="auto", questions=QUESTIONS,
+                       on_finished={"webhook_url": ep.url, "webhook_secret": "s3cret"})
+        hooks = expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/"), 200)["results"]
+        assert [(h["link_uuid"], h["events"]) for h in hooks] == [(link["uuid"], SUBMITTED)]
+        ws.complete("auto", {"why": "x"})
+        d = ep.wait(1, 10)[0]
+        assert signature_ok("s3cret", d)
+        # Another link's submissions do not reach a link-scoped webhook.
+        ws.link(slug="other", questions=QUESTIONS)
+        ws.complete("other", {"why": "x"})
+        time.sleep(0.5)
+        assert len(ep.deliveries) == 1
+
+        stack("stop-service", "webhooks")
+        try:
+            late = ws.link(slug="late", questions=QUESTIONS, on_finished={"webhook_url": ep.url})
+            expect(ws.call("DELETE", f"links/{link['uuid']}/"), 200)
+        finally:
+            stack("start-service", "webhooks")
+        # The links service tells the webhooks service what it missed within its 5 s timer.
+        wait_until(lambda: [h["link_uuid"] for h in expect(
+            ws.call("GET", f"workspaces/{ws.uuid}/webhooks/"), 200)["results"]] == [late["uuid"]],
+            20, "automatic webhooks after the webhooks service came back")
+
+
+def _strict_gateway(webhooks):
+    return harness.ExtraProcess("gateway", log_name="gateway-strict",
+                                WEBHOOKS_ADDR=f"127.0.0.1:{webhooks.port}")
+
+
+SSRF_HOSTS = ["127.0.0.1", "[::1]", "10.0.0.1", "100.64.0.1", "169.254.169.254", "2130706433",
+              "0x7f000001", "017700000001", "[::ffff:127.0.0.1]"]
+
+
+@test
+def private_targets_in_every_spelling_are_refused_at_registration():
+    ws = Workspace()
+    with ExtraProcess("webhooks", log_name="webhooks-strict", WEBHOOK_ALLOW_PRIVATE="false",
+                      WEBHOOK_DISPATCHER="false") as strict, _strict_gateway(strict) as gw:
+        def create(url):
+            return harness.request("POST", f"/v1/workspaces/{ws.uuid}/webhooks/", key=ws.key,
+                                   json={"url": url, "events": SUBMITTED},
+                                   gateway=f"127.0.0.1:{gw.port}")
+
+        for host in SSRF_HOSTS + ["localhost", "metadata.google.internal"]:
+            r = create(f"https://{host}:8443/hook")
+            expect(r, 400, "INVALID_WEBHOOK_URL")
+        expect(create("https://8.8.8.8/hook"), 201)
+    assert expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/"), 200)["count"] == 1
+
+
+def _hosts(line):
+    """Puts `line` at the end of /etc/hosts (None: takes it away again)."""
+    with open("/etc/hosts") as f:
+        kept = [x for x in f.read().splitlines() if "rebind.feedback.test" not in x]
+    with open("/etc/hosts", "w") as f:
+        f.write("\n".join(kept + ([line] if line else [])) + "\n")
+
+
+@test
+def a_name_that_resolves_to_loopback_after_registration_is_refused_at_connect_time():
+    ws = Workspace()
+    with _receiver() as rx:
+        ep = rx.endpoint()
+        url = f"https://rebind.feedback.test:{rx.port}/hook/{ep.id}"
+        _hosts("8.8.8.8 rebind.feedback.test")
+        try:
+            stack("stop-service", "webhooks")  # its dispatcher may reach private addresses
+            with ExtraProcess("webhooks", log_name="webhooks-strict",
+                              WEBHOOK_ALLOW_PRIVATE="false") as strict, _strict_gateway(strict) as gw:
+                hook = expect(harness.request(
+                    "POST", f"/v1/workspaces/{ws.uuid}/webhooks/", key=ws.key,
+                    json={"url": url, "events": SUBMITTED}, gateway=f"127.0.0.1:{gw.port}"), 201)
+                _hosts("127.0.0.1 rebind.feedback.test")
+                ws.link(slug="rebind", questions=QUESTIONS)
+                ws.complete("rebind", {"why": "x"})
+
+                def refused():
+                    rows = expect(harness.request(
+                        "GET", f"/v1/workspaces/{ws.uuid}/webhooks/{hook['uuid']}/deliveries/",
+                        key=ws.key, gateway=f"127.0.0.1:{gw.port}"), 200)["results"]
+                    return rows and rows[-1]["error"] == "refused_address"
+                wait_until(refused, 10, "a refused attempt")
+                assert ep.deliveries == [], "the dispatcher connected to loopback"
+                sql(f"DELETE FROM webhooks.webhooks WHERE uuid = '{hook['uuid']}'")
+        finally:
+            _hosts(None)
+            stack("start-service", "webhooks")
+            wait_until(lambda: harness.urllib.request.urlopen(f"{ENV['WEBHOOKS_ADMIN_URL']}readyz",
+                                                              timeout=2).status == 200,
+                       20, "webhooks back")
+
+
+@test
+def a_receiver_that_never_answers_does_not_delay_a_healthy_one():
+    ws = Workspace()
+    with _receiver() as rx:
+        hung, healthy = rx.endpoint(hang=True), rx.endpoint()
+        _hook(ws, hung.url)
+        _hook(ws, healthy.url)
+        ws.link(slug="hol", questions=QUESTIONS)
+        delays = []
+        for i in range(40):
+            sent = time.time()
+            rec = ws.complete("hol", {"why": f"n{i}"})
+            got = healthy.wait(i + 1, 5)
+            arrived = [d for d in got if d.json["data"]["response"]["uuid"] == rec["uuid"]]
+            assert arrived, f"submission {i} not delivered to the healthy receiver"
+            delays.append(arrived[0].at - sent)
+        assert len(hung.deliveries) >= 8, "the hung receiver was not being tried"
+        assert max(delays) < 1.0, f"healthy deliveries delayed up to {max(delays):.3f}s"
+        print(f"  healthy receiver: p50 {sorted(delays)[len(delays) // 2] * 1000:.1f} ms, "
+              f"max {max(delays) * 1000:.1f} ms beside a hung one")
+        for h in expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/"), 200)["results"]:
+            expect(ws.call("DELETE", f"workspaces/{ws.uuid}/webhooks/{h['uuid']}/"), 200)
+
+
+def _kill_stack_dispatcher():
+    pid = int(open(os.path.join(STACK_DIR, "pids", "webhooks.pid")).read())
+    os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not os.path.exists(f"/proc/{pid}") or
+               open(f"/proc/{pid}/stat").read().split()[2] == "Z", 10, "dispatcher dead")
+
+
+@test
+def a_thousand_submissions_survive_two_sigkills_with_a_second_dispatcher_running():
+    ws = Workspace()
+    total = 1000
+    with _receiver() as rx, ExtraProcess("webhooks", log_name="webhooks-2"):
+        ep = rx.endpoint()
+        _hook(ws, ep.url)
+        ws.link(slug="many", questions=QUESTIONS)
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            futures = [pool.submit(ws.complete, "many", {"why": f"n{i}"}) for i in range(total)]
+            for kill_at in (total // 3, 2 * total // 3):
+                wait_until(lambda: sum(f.done() for f in futures) >= kill_at, 120, "submissions")
+                _kill_stack_dispatcher()
+                stack("start-service", "webhooks")
+            submitted = {f.result()["uuid"] for f in futures}
+        assert len(submitted) == total
+
+        def all_delivered():
+            return {d.json["data"]["response"]["uuid"] for d in ep.deliveries} >= submitted
+        # Sends the killed dispatcher had claimed come due again when their leases (twice the
+        # 15 s timeout) run out.
+        wait_until(all_delivered, 120, "every event delivered")
+        ids = {}
+        for d in ep.deliveries:
+            ids.setdefault(d.json["data"]["response"]["uuid"], set()).add(d.headers["webhook-id"])
+        assert all(len(v) == 1 for v in ids.values()), "a duplicate carried another webhook-id"
+        duplicates = len(ep.deliveries) - len(ids)
+        print(f"  {total} events delivered, {duplicates} duplicates (same webhook-id)")
