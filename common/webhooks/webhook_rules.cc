@@ -70,13 +70,6 @@ void checkSecret(std::string_view secret, const std::string& field) {
     throw ApiError(ErrorCode::kValidationError, "The webhook secret is invalid.",
                    {{field, "must be 1 to 255 characters"}});
   }
-  if (secret.starts_with(kSecretPrefix)) {
-    auto key = crypto::base64Decode(secret.substr(kSecretPrefix.size()));
-    if (!key || key->empty()) {
-      throw ApiError(ErrorCode::kValidationError, "The webhook secret is invalid.",
-                     {{field, "a secret starting with whsec_ must continue in base64"}});
-    }
-  }
 }
 
 std::string generateSecret() {
@@ -85,7 +78,8 @@ std::string generateSecret() {
 
 std::string signingKey(std::string_view secret) {
   if (secret.starts_with(kSecretPrefix)) {
-    if (auto key = crypto::base64Decode(secret.substr(kSecretPrefix.size()))) return *key;
+    auto key = crypto::base64Decode(secret.substr(kSecretPrefix.size()));
+    if (key && !key->empty()) return *key;
   }
   return std::string(secret);
 }

@@ -28,14 +28,14 @@ inline constexpr std::string_view kSecretPrefix = "whsec_";
 // and the address is checked again at every connection.
 void checkUrl(std::string_view url, bool allow_private, const std::string& field);
 
-// Throws ApiError(kValidationError) unless `secret` has 1 to kMaxSecretLength characters and,
-// when it starts with "whsec_", base64 follows (its decoded bytes are then the key).
+// Throws ApiError(kValidationError) unless `secret` has 1 to kMaxSecretLength characters.
 void checkSecret(std::string_view secret, const std::string& field);
 
 // "whsec_" + base64 of 32 random bytes.
 std::string generateSecret();
 
-// The HMAC key of a secret: the base64-decoded rest of a "whsec_" secret, else its bytes.
+// The HMAC key of a secret: the base64-decoded rest of a "whsec_" secret, else (no prefix,
+// or no base64 after it) the secret's own bytes, as API-CONTRACT.md section 6 says.
 std::string signingKey(std::string_view secret);
 
 // The webhook-signature header: "v1," + base64 of HMAC-SHA256 over "{id}.{timestamp}.{body}".

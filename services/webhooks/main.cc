@@ -2,10 +2,13 @@
 // dispatcher that delivers events to them (dispatcher.h).
 #include <boost/asio/ip/address.hpp>
 
+#include "common/core/log.h"
 #include "common/core/net_address.h"
 #include "common/core/secret_box.h"
+#include "common/service/periodic_task.h"
 #include "common/service/service_runner.h"
 #include "services/webhooks/dispatcher.h"
+#include "services/webhooks/pg_dispatch_store.h"
 #include "services/webhooks/pg_webhooks_store.h"
 #include "services/webhooks/webhooks_grpc.h"
 
@@ -58,7 +61,20 @@ int main() {
           dispatcher.emplace(dispatch, *secrets, r.counters);
           dispatcher->start();
         }
+        service::PeriodicTask prune(std::chrono::hours(1), [&] {
+          r.pool.trySubmit([](PgSession& session) {
+            try {
+              webhooks::PgDispatchStore store(session.connection());
+              int pruned = store.prune(webhooks::kDeliveryRetentionDays);
+              if (pruned > 0)
+                log::info("webhook_events_pruned", {{"events", std::to_string(pruned)}});
+            } catch (const std::exception& e) {
+              log::warn("webhook_prune_failed", {{"error", e.what()}});
+            }
+          });
+        });
         r.serve(adapter);
         if (dispatcher) dispatcher->stop();
+        r.pool.stop();  // the last prune ends before what it uses does
       });
 }

@@ -91,6 +91,23 @@ constexpr const char* kRecordSql =
     " DELETE FROM webhooks.pending p USING disabled d"
     " WHERE p.webhook_uuid = d.uuid AND p.id NOT IN (SELECT pending_id FROM given)";
 
+// The deliveries listing keeps a month of attempts; events go with their last delivery,
+// unless a send still waits for them. Bounded per call, so that one call never holds locks
+// for long; the next call goes on.
+constexpr const char* kPrune = "webhooks_prune";
+constexpr const char* kPruneSql =
+    "WITH old AS ("
+    "  DELETE FROM webhooks.deliveries WHERE uuid IN ("
+    "    SELECT uuid FROM webhooks.deliveries"
+    "    WHERE date_created < clock_timestamp() - $1 * interval '1 day' LIMIT 10000)"
+    "  RETURNING uuid)"
+    " DELETE FROM webhooks.events e WHERE e.event_id IN ("
+    "   SELECT event_id FROM webhooks.events"
+    "   WHERE created_at < clock_timestamp() - $1 * interval '1 day' LIMIT 10000)"
+    " AND NOT EXISTS (SELECT 1 FROM webhooks.pending p WHERE p.event_id = e.event_id)"
+    " AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.event_id"
+    "   AND d.uuid NOT IN (SELECT uuid FROM old))";
+
 // What a receiver answered is kept as text; bytes that are not UTF-8 would be refused.
 std::string printable(std::string_view bytes) {
   std::string out;
@@ -106,6 +123,7 @@ void PgDispatchStore::prepare(pqxx::connection& c) {
   c.prepare(kClaim, kClaimSql);
   c.prepare(kNextDue, kNextDueSql);
   c.prepare(kRecord, kRecordSql);
+  c.prepare(kPrune, kPruneSql);
 }
 
 int PgDispatchStore::fanOut(int limit) {
@@ -149,6 +167,13 @@ std::optional<Millis> PgDispatchStore::nextDue() {
   auto row = tx.exec_prepared1(kNextDue);
   if (row[0].is_null()) return std::nullopt;
   return Millis(std::max<int64_t>(0, row[0].as<int64_t>()));
+}
+
+int PgDispatchStore::prune(int days) {
+  pqxx::work tx(connection_);
+  auto result = tx.exec_prepared(kPrune, days);
+  tx.commit();
+  return static_cast<int>(result.affected_rows());
 }
 
 void PgDispatchStore::record(const std::vector<Attempt>& attempts) {

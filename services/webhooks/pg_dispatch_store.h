@@ -11,6 +11,9 @@
 
 namespace feedback::webhooks {
 
+// How long attempts stay listed (GET .../deliveries/) and events can be redelivered.
+inline constexpr int kDeliveryRetentionDays = 30;
+
 // A claimed send: one event for one webhook.
 struct Send {
   int64_t pending_id = 0;
@@ -53,6 +56,9 @@ class PgDispatchStore {
   std::optional<Millis> nextDue();
   // Records attempts, reschedules or removes their sends, disables webhooks that answered 410.
   void record(const std::vector<Attempt>& attempts);
+  // Forgets deliveries older than `days` and the events no send or kept delivery needs;
+  // returns how many events went.
+  int prune(int days);
 
  private:
   pqxx::connection& connection_;

@@ -229,12 +229,32 @@ def free_port():
                 pass
 
 
+def webhooks_ready():
+    with urllib.request.urlopen(f"{ENV['WEBHOOKS_ADMIN_URL']}readyz", timeout=2) as r:
+        return r.status == 200
+
+
+def dispatch_paused(fn):
+    """For a test that reads what the responses service wrote to its outbox: the stack's
+    webhooks dispatcher, which empties the outbox as it delivers, is stopped meanwhile."""
+    def paused():
+        stack("stop-service", "webhooks")
+        try:
+            fn()
+        finally:
+            stack("start-service", "webhooks")
+            wait_until(webhooks_ready, what="webhooks service back")
+    paused.__name__, paused.__module__, paused.__doc__ = fn.__name__, fn.__module__, fn.__doc__
+    return paused
+
+
 class ExtraProcess:
     """One more process of the stack (another replica, or one with other settings) on free
     ports, with the stack's settings plus `settings`; ready when its admin port says so.
     Used as a context manager; kill() ends it with SIGKILL."""
 
     PORTS = {"gateway": ("GATEWAY_PORT", "ADMIN_PORT"),
+             "links": ("LINKS_PORT", "LINKS_ADMIN_PORT"),
              "webhooks": ("WEBHOOKS_PORT", "WEBHOOKS_ADMIN_PORT")}
 
     def __init__(self, binary, log_name=None, **settings):

@@ -8,7 +8,7 @@ import json
 import urllib.parse
 import uuid
 
-from harness import Workspace, expect, intake, redis, sql, sql_json, test
+from harness import Workspace, dispatch_paused, expect, intake, redis, sql, sql_json, test
 
 CARDS = [{"id": "c1", "label": "Cat", "media_url": "https://example.com/cat.png", "media_type": "image"},
          {"id": "c2", "label": "Dog", "media_url": "https://example.com/dog.mp4", "media_type": "video"}]
@@ -179,6 +179,7 @@ def form_is_public_hides_evaluator_config_and_follows_changes_at_once():
 
 
 @test
+@dispatch_paused
 def intake_keeps_the_wire_rules():
     ws = Workspace()
     link = ws.link(slug="wire", questions=[{"prompt": "C", "type": "text", "field_key": "c"}])
@@ -211,6 +212,7 @@ def intake_keeps_the_wire_rules():
 # --- start --------------------------------------------------------------------------------------
 
 @test
+@dispatch_paused
 def start_keeps_only_a_hash_of_the_token_and_writes_one_started_event():
     ws = Workspace()
     link = ws.link(name="Start here", slug="start", questions=[{"prompt": "C", "type": "text", "field_key": "c"}])
@@ -252,6 +254,7 @@ def start_keeps_only_a_hash_of_the_token_and_writes_one_started_event():
 
 
 @test
+@dispatch_paused
 def start_refuses_bad_emails_and_unknown_keys_storing_nothing():
     ws = Workspace()
     link = ws.link(slug="start", questions=[{"prompt": "C", "type": "text", "field_key": "c"}])
@@ -273,6 +276,7 @@ def start_refuses_bad_emails_and_unknown_keys_storing_nothing():
 # --- the response token -------------------------------------------------------------------------
 
 @test
+@dispatch_paused
 def a_missing_or_wrong_token_is_the_same_404_as_no_response():
     ws, other = Workspace(), Workspace()
     link = ws.link(slug="tok", questions=[{"prompt": "C", "type": "text", "field_key": "c"}])
@@ -312,6 +316,7 @@ def a_missing_or_wrong_token_is_the_same_404_as_no_response():
 
 
 @test
+@dispatch_paused
 def a_wrong_token_is_404_even_when_the_answer_is_invalid():
     """Without the right token nothing about the call is judged: a wrong token answers what a
     missing one does (404), not INVALID_ANSWER."""
@@ -348,6 +353,7 @@ def a_wrong_token_is_404_even_when_the_answer_is_invalid():
 # --- answers --------------------------------------------------------------------------------------
 
 @test
+@dispatch_paused
 def answers_are_saved_replaced_and_cleared_and_refused_with_details():
     ws = Workspace()
     link = ws.link(slug="ans", questions=TYPES)
@@ -388,6 +394,7 @@ def answers_are_saved_replaced_and_cleared_and_refused_with_details():
 
 
 @test
+@dispatch_paused
 def a_paused_link_refuses_answers_and_submits_of_started_responses():
     ws = Workspace()
     link = ws.link(slug="pause", questions=[{"prompt": "C", "type": "text", "field_key": "c"}])
@@ -409,6 +416,7 @@ def a_paused_link_refuses_answers_and_submits_of_started_responses():
 # --- value rules --------------------------------------------------------------------------------
 
 @test
+@dispatch_paused
 def value_rules_of_all_thirteen_types():
     ws = Workspace()
     link = ws.link(slug="types", questions=TYPES)
@@ -496,6 +504,7 @@ def calculated_values_are_null_when_they_cannot_be_computed():
 
 
 @test
+@dispatch_paused
 def conditions_decide_visibility_and_hidden_questions_are_never_required():
     ws = Workspace()
     link = ws.link(slug="cond", questions=[
@@ -558,6 +567,7 @@ def conditions_decide_visibility_and_hidden_questions_are_never_required():
 # --- failed submits leave nothing behind ----------------------------------------------------------
 
 @test
+@dispatch_paused
 def a_failed_submit_stores_nothing_partial():
     ws = Workspace()
     link = ws.link(slug="atomic", questions=[
@@ -592,6 +602,7 @@ def a_failed_submit_stores_nothing_partial():
 
 
 @test
+@dispatch_paused
 def racing_calls_on_one_response_lose_nothing_and_submit_once():
     ws = Workspace()
     questions = [{"prompt": f"Q{i}", "type": "number", "field_key": f"q{i}"} for i in range(12)]
@@ -616,6 +627,7 @@ def racing_calls_on_one_response_lose_nothing_and_submit_once():
 
 
 @test
+@dispatch_paused
 def concurrent_one_shot_submits_are_stored_exactly_with_their_events_and_counts():
     """Concurrent submissions share one statement (each column an array literal): every value,
     with quotes, backslashes, braces, commas and the word NULL, comes back exactly."""
@@ -649,6 +661,7 @@ def concurrent_one_shot_submits_are_stored_exactly_with_their_events_and_counts(
 
 
 @test
+@dispatch_paused
 def concurrent_one_shot_submits_are_each_answered_on_their_own():
     """Submissions that travel together to the responses service (the gateway gathers those
     that arrive while its earlier calls are under way) still succeed or fail one by one: each
@@ -683,6 +696,7 @@ def concurrent_one_shot_submits_are_each_answered_on_their_own():
 # --- outbox -----------------------------------------------------------------------------------------
 
 @test
+@dispatch_paused
 def events_carry_the_record_the_respondent_was_answered():
     ws = Workspace()
     link = ws.link(name="Events", slug="events", questions=[

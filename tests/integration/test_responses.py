@@ -11,7 +11,7 @@ import urllib.request
 import uuid
 
 import harness
-from harness import Workspace, expect, redis, request, sql, test, wait_until
+from harness import Workspace, dispatch_paused, expect, redis, request, sql, test, wait_until
 from test_intake import CARDS, by_key, count_key, details, link_counts, outbox, redis_count, redis_pending
 
 COMMENT = [{"prompt": "Comment?", "type": "text", "field_key": "comment"}]
@@ -288,6 +288,7 @@ def pages_link_to_each_other_keeping_every_parameter():
 
 
 @test
+@dispatch_paused
 def page_size_is_capped_at_a_hundred_and_concurrent_submissions_are_all_counted():
     ws = Workspace()
     link = ws.link(slug="many", questions=COMMENT)
@@ -542,6 +543,7 @@ def a_lost_settlement_keeps_its_link_exact_until_a_later_read_settles_it():
 
 
 @test
+@dispatch_paused
 def response_count_is_exact_even_when_redis_stalls_the_count_update():
     """Redis keeps serving reads but holds writes back for a while (CLIENT PAUSE WRITE, as in
     a failover or a stalled primary). A submission that cannot mark its link's count as

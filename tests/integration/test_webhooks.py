@@ -179,17 +179,26 @@ SSRF_HOSTS = ["127.0.0.1", "[::1]", "10.0.0.1", "100.64.0.1", "169.254.169.254",
 def private_targets_in_every_spelling_are_refused_at_registration():
     ws = Workspace()
     with ExtraProcess("webhooks", log_name="webhooks-strict", WEBHOOK_ALLOW_PRIVATE="false",
-                      WEBHOOK_DISPATCHER="false") as strict, _strict_gateway(strict) as gw:
-        def create(url):
-            return harness.request("POST", f"/v1/workspaces/{ws.uuid}/webhooks/", key=ws.key,
-                                   json={"url": url, "events": SUBMITTED},
+                      WEBHOOK_DISPATCHER="false") as strict, \
+            ExtraProcess("links", log_name="links-strict", WEBHOOK_ALLOW_PRIVATE="false",
+                         WEBHOOKS_ADDR=f"127.0.0.1:{strict.port}") as links, \
+            ExtraProcess("gateway", log_name="gateway-strict", WEBHOOKS_ADDR=f"127.0.0.1:{strict.port}",
+                         LINKS_ADDR=f"127.0.0.1:{links.port}") as gw:
+        def post(path, body):
+            return harness.request("POST", f"/v1/{path}", key=ws.key, json=body,
                                    gateway=f"127.0.0.1:{gw.port}")
 
-        for host in SSRF_HOSTS + ["localhost", "metadata.google.internal"]:
-            r = create(f"https://{host}:8443/hook")
-            expect(r, 400, "INVALID_WEBHOOK_URL")
-        expect(create("https://8.8.8.8/hook"), 201)
+        for host in SSRF_HOSTS + ["localhost", "LOCALHOST.", "api.localhost", "metadata.google.internal"]:
+            url = f"https://{host}:8443/hook"
+            expect(post(f"workspaces/{ws.uuid}/webhooks/", {"url": url, "events": SUBMITTED}), 400,
+                   "INVALID_WEBHOOK_URL")
+            r = expect(post("links/", {"name": "x", "on_finished": {"webhook_url": url}}), 400,
+                       "INVALID_WEBHOOK_URL")
+            assert "on_finished.webhook_url" in r["error"]["details"], r
+        expect(post(f"workspaces/{ws.uuid}/webhooks/", {"url": "https://8.8.8.8/hook", "events": SUBMITTED}),
+               201)
     assert expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/"), 200)["count"] == 1
+    assert expect(ws.call("GET", "links/"), 200)["count"] == 0
 
 
 def _hosts(line):
