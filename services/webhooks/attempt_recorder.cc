@@ -80,7 +80,7 @@ void AttemptRecorder::run() {
 PgDispatchStore AttemptRecorder::store() {
   if (!connection_) {
     connection_ = std::make_unique<pqxx::connection>(database_url_);
-    PgDispatchStore::prepare(*connection_);
+    PgDispatchStore::prepareDispatcher(*connection_);
   }
   return PgDispatchStore(*connection_);
 }

@@ -73,33 +73,40 @@ void Dispatcher::wake() {
   }
 }
 
-void Dispatcher::wait(int pg_socket, Millis timeout) {
+bool Dispatcher::wait(int pg_socket, Millis timeout) {
   pollfd fds[2] = {{pg_socket, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
-  if (poll(fds, 2, static_cast<int>(timeout.count())) > 0 && (fds[1].revents & POLLIN)) {
+  int ready = poll(fds, 2, static_cast<int>(timeout.count()));
+  if (ready > 0 && (fds[1].revents & POLLIN)) {
     uint64_t count;
     if (read(wake_fd_, &count, sizeof count) < 0) {
       // Nothing to read: another wait consumed it; the loop runs a round either way.
     }
   }
+  return ready != 0;
 }
 
 void Dispatcher::claimLoop() {
   std::unique_ptr<pqxx::connection> connection;
   std::vector<std::unique_ptr<Wakeup>> listening;
+  // A finished send wakes the loop to claim, not to look at the outbox: fan-out runs when a
+  // notification came, after a reconnection, and on the fallback poll.
+  bool fan_out = true;
   while (running_) {
     try {
       if (!connection) {
         connection = std::make_unique<pqxx::connection>(settings_.database_url);
-        PgDispatchStore::prepare(*connection);
+        PgDispatchStore::prepareDispatcher(*connection);
         listening.push_back(std::make_unique<Wakeup>(*connection, kOutboxChannel));
         listening.push_back(std::make_unique<Wakeup>(*connection, kPendingChannel));
+        fan_out = true;
       }
-      connection->get_notifs();
+      if (connection->get_notifs() > 0) fan_out = true;
       PgDispatchStore store(*connection);
-      Millis sleep = round(store);
+      Millis sleep = round(store, fan_out);
+      fan_out = false;
       if (!healthy_) log::info("webhook_dispatcher_connected");
       healthy_ = true;
-      if (sleep.count() > 0 && running_) wait(connection->sock(), sleep);
+      if (sleep.count() > 0 && running_) fan_out = !wait(connection->sock(), sleep);
     } catch (const std::exception& e) {
       listening.clear();
       connection.reset();
@@ -110,8 +117,8 @@ void Dispatcher::claimLoop() {
   }
 }
 
-Millis Dispatcher::round(PgDispatchStore& store) {
-  while (store.fanOut(settings_.fan_out_batch) == settings_.fan_out_batch && running_) {
+Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
+  while (fan_out && store.fanOut(settings_.fan_out_batch) == settings_.fan_out_batch && running_) {
   }
   int room = settings_.max_in_flight - in_flight_.total();
   if (room <= 0) return settings_.poll_interval;  // a finished send wakes the loop
@@ -165,6 +172,7 @@ void Dispatcher::finish(Send s, net::HttpResult result) {
                                          {"attempts", std::to_string(s.attempt)}});
   }
   in_flight_.remove(s.webhook_uuid);
+  wake();  // a slot is free: its webhook's next sends need not wait for the record
   attempt.delivery_uuid = newUuid();
   attempt.send = std::move(s);
   attempt.result = std::move(result);

@@ -30,7 +30,7 @@ struct DispatcherSettings {
   double retry_scale = 1.0;
   // Sends in flight at once at this dispatcher, and to one webhook.
   int max_in_flight = 256;
-  int per_webhook = 8;
+  int per_webhook = 16;
   // Outbox events taken per fan-out statement.
   int fan_out_batch = 500;
   // How long the claim loop sleeps when nothing wakes it.
@@ -53,9 +53,11 @@ class Dispatcher {
 
  private:
   void claimLoop();
-  // One round: fan-out, then claims; returns how long to sleep unless woken.
-  Millis round(PgDispatchStore& store);
-  void wait(int pg_socket, Millis timeout);
+  // One round: fan-out (when events may have come: a notification, or the fallback poll),
+  // then claims; returns how long to sleep unless woken.
+  Millis round(PgDispatchStore& store, bool fan_out);
+  // False when the time ran out with nothing to wake the loop.
+  bool wait(int pg_socket, Millis timeout);
   void wake();
   void send(Send send);
   void finish(Send send, net::HttpResult result);

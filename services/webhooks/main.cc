@@ -37,14 +37,21 @@ int main() {
   bool dispatcher_on = true;
   std::optional<SecretBox> secrets;
   return serviceMain(
-      {"webhooks", 50054, 9094, webhooks::migrations(), &webhooks::PgWebhooksStore::prepare},
+      {"webhooks", 50054, 9094, webhooks::migrations(),
+       [](pqxx::connection& c) {
+         webhooks::PgWebhooksStore::prepare(c);
+         webhooks::PgDispatchStore::prepare(c);  // the hourly prune runs on the pool
+       }},
       [&](Env& env) {
         settings.allow_private = env.boolean("WEBHOOK_ALLOW_PRIVATE", false);
         dispatch.database_url = env.requiredText("DATABASE_URL");
         dispatch.retry_scale = env.number("WEBHOOK_RETRY_SCALE", 1.0, 0.0, 1000.0);
         dispatch.http.ca_bundle = env.text("WEBHOOK_CA_BUNDLE", "");
         dispatch.max_in_flight = env.integer("WEBHOOK_MAX_IN_FLIGHT", 256, 1, 100000);
-        dispatch.per_webhook = env.integer("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 8, 1, 1000);
+        dispatch.per_webhook = env.integer("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 16, 1, 1000);
+        // Every send in flight to a receiver may keep its connection: fewer would mean a TLS
+        // handshake for many sends at full load.
+        dispatch.http.max_idle_per_host = static_cast<std::size_t>(dispatch.per_webhook);
         dispatch.http.timeout =
             webhooks::Millis(env.integer("WEBHOOK_TIMEOUT_MS", 15000, 100, 60000));
         if (!settings.allow_private) dispatch.http.address_allowed = &webhooks::publicAddress;

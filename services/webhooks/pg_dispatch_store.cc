@@ -29,31 +29,38 @@ constexpr const char* kFanOutSql =
     "  SELECT webhook_uuid, event_id FROM targets ORDER BY id RETURNING 1)"
     " SELECT (SELECT count(*) FROM taken), (SELECT count(*) FROM queued)";
 
-// Due sends, oldest first, at most `per_webhook` per webhook less those it has in flight, so
-// that one slow receiver's backlog never fills a batch. `due_at` is tested again outside the
-// window: a row another dispatcher claimed since this statement's snapshot is then skipped
-// when its lock is re-checked, rather than sent twice.
+// Due sends, at most `per_webhook` per webhook less those it has in flight, so that one slow
+// receiver's backlog never fills a claim or slows it: the webhooks with queued sends are
+// walked by a skip scan of pending_by_webhook_due (one probe each), and each gives its oldest
+// due sends, none when it is at its limit. `due_at` is in the locking subquery's own WHERE:
+// a row another dispatcher claimed since this statement's snapshot is re-checked when its
+// lock is taken and skipped, rather than sent twice.
 constexpr const char* kClaim = "webhooks_claim";
 constexpr const char* kClaimSql =
-    "WITH due AS ("
-    "  SELECT p.id FROM webhooks.pending p WHERE p.due_at <= clock_timestamp() AND p.id IN ("
-    "    SELECT r.id FROM ("
-    "      SELECT q.id, q.webhook_uuid,"
-    "        row_number() OVER (PARTITION BY q.webhook_uuid ORDER BY q.due_at, q.id) AS nth"
-    "      FROM webhooks.pending q JOIN webhooks.webhooks w ON w.uuid = q.webhook_uuid"
-    "      WHERE q.due_at <= clock_timestamp() AND w.enabled) r"
-    "    LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS busy (webhook_uuid, sending)"
-    "      ON busy.webhook_uuid = r.webhook_uuid"
-    "    WHERE r.nth <= $3 - coalesce(busy.sending, 0))"
-    "  ORDER BY p.due_at, p.id LIMIT $4 FOR UPDATE SKIP LOCKED),"
+    "WITH RECURSIVE hooks AS ("
+    "  (SELECT webhook_uuid FROM webhooks.pending ORDER BY webhook_uuid LIMIT 1)"
+    "  UNION ALL"
+    "  SELECT (SELECT p.webhook_uuid FROM webhooks.pending p"
+    "    WHERE p.webhook_uuid > h.webhook_uuid ORDER BY p.webhook_uuid LIMIT 1)"
+    "  FROM hooks h WHERE h.webhook_uuid IS NOT NULL),"
+    " due AS ("
+    "  SELECT q.id FROM hooks h"
+    "  LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS busy (webhook_uuid, sending)"
+    "    ON busy.webhook_uuid = h.webhook_uuid"
+    "  CROSS JOIN LATERAL ("
+    "    SELECT p.id FROM webhooks.pending p"
+    "    WHERE p.webhook_uuid = h.webhook_uuid AND p.due_at <= clock_timestamp()"
+    "    ORDER BY p.due_at, p.id LIMIT greatest($3 - coalesce(busy.sending, 0), 0)"
+    "    FOR UPDATE SKIP LOCKED) q"
+    "  WHERE h.webhook_uuid IS NOT NULL LIMIT $4),"
     " claimed AS ("
     "  UPDATE webhooks.pending p SET due_at = clock_timestamp() + $5 * interval '1 millisecond'"
-    "  FROM due WHERE p.id = due.id"
+    "  WHERE p.id = ANY (ARRAY (SELECT id FROM due))"
     "  RETURNING p.id, p.webhook_uuid, p.event_id, p.attempts, p.redelivery)"
     " SELECT c.id, c.webhook_uuid, c.event_id, e.type, e.payload, w.url, w.secret_sealed,"
     "   c.attempts, c.redelivery"
     " FROM claimed c JOIN webhooks.events e ON e.event_id = c.event_id"
-    " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid ORDER BY c.id";
+    " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid AND w.enabled ORDER BY c.id";
 
 constexpr const char* kNextDue = "webhooks_next_due";
 constexpr const char* kNextDueSql =
@@ -78,12 +85,13 @@ constexpr const char* kRecordSql =
     "    clock_timestamp() + g.retry_ms * interval '1 millisecond'"
     "  FROM given g JOIN webhooks.webhooks w ON w.uuid = g.webhook_uuid),"
     " finished AS ("
-    "  DELETE FROM webhooks.pending p USING given g"
-    "  WHERE p.id = g.pending_id AND g.retry_ms IS NULL),"
+    "  DELETE FROM webhooks.pending"
+    "  WHERE id = ANY (ARRAY (SELECT pending_id FROM given WHERE retry_ms IS NULL))),"
     " rescheduled AS ("
     "  UPDATE webhooks.pending p SET attempts = g.attempt,"
     "    due_at = clock_timestamp() + g.retry_ms * interval '1 millisecond'"
-    "  FROM given g WHERE p.id = g.pending_id AND g.retry_ms IS NOT NULL),"
+    "  FROM given g WHERE p.id = g.pending_id AND g.retry_ms IS NOT NULL"
+    "    AND p.id = ANY ($1::bigint[])),"
     " disabled AS ("
     "  UPDATE webhooks.webhooks w SET enabled = false, date_updated = clock_timestamp(),"
     "    disabled_reason = 'The receiver answered 410 Gone.'"
@@ -117,6 +125,11 @@ std::string printable(std::string_view bytes) {
 }
 
 }  // namespace
+
+void PgDispatchStore::prepareDispatcher(pqxx::connection& c) {
+  pqxx::nontransaction(c).exec("SET synchronous_commit TO off");
+  prepare(c);
+}
 
 void PgDispatchStore::prepare(pqxx::connection& c) {
   c.prepare(kFanOut, kFanOutSql);

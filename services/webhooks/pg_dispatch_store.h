@@ -45,6 +45,11 @@ class PgDispatchStore {
  public:
   explicit PgDispatchStore(pqxx::connection& connection) : connection_(connection) {}
   static void prepare(pqxx::connection& connection);
+  // prepare() for the dispatcher's own connections, which also commit without waiting for
+  // the disk: a claim, fan-out or record lost in a crash of PostgreSQL is undone whole, so
+  // its events are sent again (at least once, same webhook-id), never lost. What the API
+  // acknowledges is written by other connections, which wait.
+  static void prepareDispatcher(pqxx::connection& connection);
 
   // Moves up to `limit` outbox events into sends of the enabled webhooks that want them
   // (dropping events nobody wants); returns how many events it took.

@@ -235,8 +235,8 @@ def webhook_delivery(env, ctl, base, gateway, link_body):
         http("POST", f"{base}workspaces/{ws['workspace_uuid']}/webhooks/", ws["api_key"],
              {"url": f"https://127.0.0.1:{port}/w6", "events": ["response.submitted"]})
         _, created = http("POST", base + "links/", ws["api_key"], dict(link_body, slug="w6"))
-        connections = 20
-        pace = {"BENCH_HOST": ws["host"], "BENCH_PACE_MS": str(1000 * connections // W6_RATE)}
+        connections = 64
+        pace = {"BENCH_HOST": ws["host"], "BENCH_RATE": str(W6_RATE), "BENCH_THREADS": THREADS}
         r = scenario(f"W6 submits at {W6_RATE}/s", gateway.url("/i/w6/submit/"), "intake_submit.lua",
                      None, connections=connections, extra_env=pace, gateway=gateway)
         time.sleep(2)  # the last deliveries
