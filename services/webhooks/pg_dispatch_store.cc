@@ -29,28 +29,35 @@ constexpr const char* kFanOutSql =
     "  SELECT webhook_uuid, event_id FROM targets ORDER BY id RETURNING 1)"
     " SELECT (SELECT count(*) FROM taken), (SELECT count(*) FROM queued)";
 
+// `hooks`: the webhooks that have sends queued, one index probe each (a skip scan of
+// pending_by_webhook_due; the last row is NULL).
+#define WEBHOOKS_WITH_SENDS                                                     \
+  "WITH RECURSIVE hooks AS ("                                                   \
+  "  (SELECT webhook_uuid FROM webhooks.pending ORDER BY webhook_uuid LIMIT 1)" \
+  "  UNION ALL"                                                                 \
+  "  SELECT (SELECT p.webhook_uuid FROM webhooks.pending p"                     \
+  "    WHERE p.webhook_uuid > h.webhook_uuid ORDER BY p.webhook_uuid LIMIT 1)"  \
+  "  FROM hooks h WHERE h.webhook_uuid IS NOT NULL)"
+
 // Due sends, at most `per_webhook` per webhook less those it has in flight, so that one slow
 // receiver's backlog never fills a claim or slows it: the webhooks with queued sends are
 // walked by a skip scan of pending_by_webhook_due (one probe each), and each gives its oldest
 // due sends, none when it is at its limit. `due_at` is in the locking subquery's own WHERE:
 // a row another dispatcher claimed since this statement's snapshot is re-checked when its
-// lock is taken and skipped, rather than sent twice.
+// lock is taken and skipped, rather than sent twice. now() (the statement's transaction's
+// start), not clock_timestamp(): a volatile bound could not be an index condition.
 constexpr const char* kClaim = "webhooks_claim";
-constexpr const char* kClaimSql =
-    "WITH RECURSIVE hooks AS ("
-    "  (SELECT webhook_uuid FROM webhooks.pending ORDER BY webhook_uuid LIMIT 1)"
-    "  UNION ALL"
-    "  SELECT (SELECT p.webhook_uuid FROM webhooks.pending p"
-    "    WHERE p.webhook_uuid > h.webhook_uuid ORDER BY p.webhook_uuid LIMIT 1)"
-    "  FROM hooks h WHERE h.webhook_uuid IS NOT NULL),"
+constexpr const char* kClaimSql = WEBHOOKS_WITH_SENDS
+    ","
     " due AS ("
     "  SELECT q.id FROM hooks h"
     "  LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS busy (webhook_uuid, sending)"
     "    ON busy.webhook_uuid = h.webhook_uuid"
     "  CROSS JOIN LATERAL ("
     "    SELECT p.id FROM webhooks.pending p"
-    "    WHERE p.webhook_uuid = h.webhook_uuid AND p.due_at <= clock_timestamp()"
-    "    ORDER BY p.due_at, p.id LIMIT greatest($3 - coalesce(busy.sending, 0), 0)"
+    "    WHERE p.webhook_uuid = h.webhook_uuid AND p.due_at <= now()"
+    "    ORDER BY p.webhook_uuid, p.due_at, p.id"  // the index's order: read, not sorted
+    "    LIMIT greatest($3 - coalesce(busy.sending, 0), 0)"
     "    FOR UPDATE SKIP LOCKED) q"
     "  WHERE h.webhook_uuid IS NOT NULL LIMIT $4),"
     " claimed AS ("
@@ -63,9 +70,11 @@ constexpr const char* kClaimSql =
     " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid AND w.enabled ORDER BY c.id";
 
 constexpr const char* kNextDue = "webhooks_next_due";
-constexpr const char* kNextDueSql =
-    "SELECT (extract(epoch FROM min(due_at) - clock_timestamp()) * 1000)::bigint"
-    " FROM webhooks.pending";
+constexpr const char* kNextDueSql = WEBHOOKS_WITH_SENDS
+    " SELECT (extract(epoch FROM min(first.due_at) - clock_timestamp()) * 1000)::bigint"
+    " FROM hooks h CROSS JOIN LATERAL ("
+    "   SELECT p.due_at FROM webhooks.pending p WHERE p.webhook_uuid = h.webhook_uuid"
+    "   ORDER BY p.webhook_uuid, p.due_at LIMIT 1) first";
 
 // One statement per batch of attempts. A webhook deleted while its event was in flight has
 // no row left to record against: its attempts are dropped with it.
@@ -116,6 +125,8 @@ constexpr const char* kPruneSql =
     " AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.event_id"
     "   AND d.uuid NOT IN (SELECT uuid FROM old))";
 
+#undef WEBHOOKS_WITH_SENDS
+
 // What a receiver answered is kept as text; bytes that are not UTF-8 would be refused.
 std::string printable(std::string_view bytes) {
   std::string out;
@@ -127,7 +138,11 @@ std::string printable(std::string_view bytes) {
 }  // namespace
 
 void PgDispatchStore::prepareDispatcher(pqxx::connection& c) {
-  pqxx::nontransaction(c).exec("SET synchronous_commit TO off");
+  pqxx::nontransaction session(c);
+  session.exec("SET synchronous_commit TO off");
+  // The queue's size swings from empty to a backlog within seconds: a generic plan made
+  // while it was small (seq scans, hash joins) melts down once it is not. Plan each call.
+  session.exec("SET plan_cache_mode TO force_custom_plan");
   prepare(c);
 }
 

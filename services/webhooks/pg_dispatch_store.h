@@ -46,9 +46,9 @@ class PgDispatchStore {
   explicit PgDispatchStore(pqxx::connection& connection) : connection_(connection) {}
   static void prepare(pqxx::connection& connection);
   // prepare() for the dispatcher's own connections, which also commit without waiting for
-  // the disk: a claim, fan-out or record lost in a crash of PostgreSQL is undone whole, so
-  // its events are sent again (at least once, same webhook-id), never lost. What the API
-  // acknowledges is written by other connections, which wait.
+  // the disk (a claim, fan-out or record lost in a crash of PostgreSQL is undone whole, so
+  // its events are sent again, at least once with the same webhook-id, never lost; what the
+  // API acknowledges is written by other connections, which wait) and plan every call.
   static void prepareDispatcher(pqxx::connection& connection);
 
   // Moves up to `limit` outbox events into sends of the enabled webhooks that want them
