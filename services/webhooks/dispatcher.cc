@@ -87,32 +87,35 @@ bool Dispatcher::wait(int pg_socket, Millis timeout) {
 }
 
 void Dispatcher::claimLoop() {
-  std::unique_ptr<pqxx::connection> connection;
+  // Notifications come on a connection of their own that never opens a transaction: one
+  // that arrives on a connection while a transaction runs there can be read off the socket
+  // and never reported (seen as 1 s stalls, the fallback poll, before this split).
+  std::unique_ptr<pqxx::connection> listener;
   std::vector<std::unique_ptr<Wakeup>> listening;
+  std::unique_ptr<pqxx::connection> connection;
   // A finished send wakes the loop to claim, not to look at the outbox: fan-out runs when a
   // notification came, after a reconnection, and on the fallback poll.
   bool fan_out = true;
   while (running_) {
     try {
       if (!connection) {
+        listener = std::make_unique<pqxx::connection>(settings_.database_url);
+        listening.push_back(std::make_unique<Wakeup>(*listener, kOutboxChannel));
+        listening.push_back(std::make_unique<Wakeup>(*listener, kPendingChannel));
         connection = std::make_unique<pqxx::connection>(settings_.database_url);
         PgDispatchStore::prepareDispatcher(*connection);
-        listening.push_back(std::make_unique<Wakeup>(*connection, kOutboxChannel));
-        listening.push_back(std::make_unique<Wakeup>(*connection, kPendingChannel));
         fan_out = true;
       }
-      if (connection->get_notifs() > 0) fan_out = true;
+      if (listener->get_notifs() > 0) fan_out = true;
       PgDispatchStore store(*connection);
       Millis sleep = round(store, fan_out);
       if (!healthy_) log::info("webhook_dispatcher_connected");
       healthy_ = true;
-      // A notification that came while the round's statements ran is already read off the
-      // socket into libpq's queue: poll() would not see it, and the events would wait for
-      // the next wake.
-      fan_out = connection->get_notifs() > 0;
-      if (!fan_out && sleep.count() > 0 && running_) fan_out = !wait(connection->sock(), sleep);
+      fan_out = listener->get_notifs() > 0;
+      if (!fan_out && sleep.count() > 0 && running_) fan_out = !wait(listener->sock(), sleep);
     } catch (const std::exception& e) {
       listening.clear();
+      listener.reset();
       connection.reset();
       if (healthy_) log::warn("webhook_dispatcher_disconnected", {{"error", e.what()}});
       healthy_ = false;
@@ -127,11 +130,14 @@ Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   int room = settings_.max_in_flight - in_flight_.total();
   if (room <= 0) return settings_.poll_interval;  // a finished send wakes the loop
   Millis lease = settings_.http.timeout * 2;
-  auto sends = store.claim(room, settings_.per_webhook, in_flight_.busy(), lease);
+  // Each webhook may have as many claimed sends waiting as under way: when one ends the next
+  // starts at once, without a round (at load, a round's statements take longer than a send).
+  // A waiting send starts within one timeout, well inside its lease.
+  auto sends = store.claim(room, 2 * settings_.per_webhook, in_flight_.busy(), lease);
   const bool filled = static_cast<int>(sends.size()) == room;
   for (auto& s : sends) {
     in_flight_.add(s.webhook_uuid);
-    boost::asio::post(io_, [this, s = std::move(s)]() mutable { send(std::move(s)); });
+    boost::asio::post(io_, [this, s = std::move(s)]() mutable { admit(std::move(s)); });
   }
   if (filled) return Millis(0);
   // While sends are under way each one's end wakes the loop; a short nap bounds the wait of
@@ -142,6 +148,16 @@ Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   if (!next) return settings_.poll_interval;
   // Sends of webhooks at their limit are due but wait for a slot: a finished send wakes us.
   return std::clamp(*next, Millis(1), settings_.poll_interval);
+}
+
+void Dispatcher::admit(Send s) {
+  Lane& lane = lanes_[s.webhook_uuid];
+  if (lane.sending < settings_.per_webhook) {
+    ++lane.sending;
+    send(std::move(s));
+  } else {
+    lane.waiting.push_back(std::move(s));
+  }
 }
 
 void Dispatcher::send(Send s) {
@@ -180,7 +196,19 @@ void Dispatcher::finish(Send s, net::HttpResult result) {
                                          {"attempts", std::to_string(s.attempt)}});
   }
   in_flight_.remove(s.webhook_uuid);
-  wake();  // a slot is free: its webhook's next sends need not wait for the record
+  wake();  // room for more claims; the record need not be waited for
+  auto lane = lanes_.find(s.webhook_uuid);
+  if (lane != lanes_.end()) {
+    --lane->second.sending;
+    if (!lane->second.waiting.empty()) {
+      Send next = std::move(lane->second.waiting.front());
+      lane->second.waiting.pop_front();
+      ++lane->second.sending;
+      boost::asio::post(io_, [this, next = std::move(next)]() mutable { send(std::move(next)); });
+    } else if (lane->second.sending == 0) {
+      lanes_.erase(lane);
+    }
+  }
   attempt.delivery_uuid = newUuid();
   attempt.send = std::move(s);
   attempt.result = std::move(result);

@@ -12,9 +12,11 @@
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <deque>
 #include <memory>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "common/core/counters.h"
 #include "common/core/secret_box.h"
@@ -59,6 +61,8 @@ class Dispatcher {
   // False when the time ran out with nothing to wake the loop.
   bool wait(int pg_socket, Millis timeout);
   void wake();
+  // On the I/O thread: sends now, or once one of its webhook's sends under way ends.
+  void admit(Send send);
   void send(Send send);
   void finish(Send send, net::HttpResult result);
 
@@ -66,7 +70,15 @@ class Dispatcher {
   const SecretBox& secrets_;
   Counters& counters_;
   RetrySchedule schedule_;
+  // Sends claimed and not yet finished, per webhook: what claims leave room for.
   InFlight in_flight_;
+  // Per webhook, on the I/O thread only: sends under way (at most per_webhook) and those
+  // claimed that wait for one of them to end.
+  struct Lane {
+    int sending = 0;
+    std::deque<Send> waiting;
+  };
+  std::unordered_map<std::string, Lane> lanes_;
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::unique_ptr<net::HttpClient> client_;
