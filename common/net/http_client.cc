@@ -20,7 +20,8 @@ ClientCore::ClientCore(asio::any_io_executor executor, HttpClientSettings s)
     : settings(std::move(s)),
       strand(asio::make_strand(std::move(executor))),
       tls(asio::ssl::context::tls_client),
-      pool(settings.max_idle_per_host, settings.idle_timeout) {
+      pool(settings.max_idle_per_host, settings.idle_timeout),
+      resolver(settings.resolver_threads) {
   SSL_CTX_set_min_proto_version(tls.native_handle(), TLS1_2_VERSION);
   boost::system::error_code ec;
   // A host without a system store still trusts ca_bundle; the handshake reports the rest.
@@ -39,6 +40,8 @@ HttpClient::HttpClient(asio::any_io_executor executor, HttpClientSettings settin
 
 HttpClient::~HttpClient() {
   core_->pool.close();
+  // A POST still waiting for its host's address is not told of it: it ends at its deadline.
+  core_->resolver.stop();
 }
 
 void HttpClient::post(HttpRequest request, std::function<void(HttpResult)> done) {

@@ -5,7 +5,8 @@
 //
 // Threads: post() may be called from any thread. Everything a client does, `done` included,
 // runs on a strand of the executor given to the constructor, so the owner may run its
-// io_context on one thread or several. Nothing blocks: name resolution is Asio's.
+// io_context on one thread or several. Nothing blocks: names are looked up on threads of the
+// client's own (name_resolver.h), so that one host's slow name server delays no other host.
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -30,6 +31,7 @@ struct HttpClientSettings {
   std::function<bool(const boost::asio::ip::address&)> address_allowed;
   std::chrono::milliseconds timeout{15000};  // whole exchange: resolve, connect, TLS, write, read
   std::size_t max_idle_per_host = 8;         // kept-alive connections per scheme://host:port
+  std::size_t resolver_threads = 8;          // names looked up at once (each name once)
   std::chrono::seconds idle_timeout{50};     // idle connections older than this are not reused
   std::size_t excerpt_limit = 1024;          // bytes of the answer body kept in the result
   std::size_t body_limit = 64 * 1024;  // larger answers: read no further, close the connection
@@ -68,8 +70,10 @@ class HttpClient {
  public:
   // Throws std::runtime_error when ca_bundle cannot be read as PEM certificates.
   HttpClient(boost::asio::any_io_executor executor, HttpClientSettings settings);
-  // Closes the idle connections. POSTs in flight still end (at most `timeout` later) and call
-  // `done`, provided the executor still runs; if it is stopped first, `done` is dropped.
+  // Closes the idle connections. POSTs in flight still end (at most `timeout` later; those
+  // still waiting for their host's address at their deadline) and call `done`, provided the
+  // executor still runs; if it is stopped first, `done` is dropped. Destroy the client before
+  // its executor's io_context.
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;

@@ -1,5 +1,6 @@
 #include "common/net/http_exchange.h"
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
@@ -121,8 +122,7 @@ HttpExchange::HttpExchange(std::shared_ptr<ClientCore> core, HttpRequest request
       request_(std::move(request)),
       done_(std::move(done)),
       started_(started),
-      deadline_(core_->strand),
-      resolver_(core_->strand) {}
+      deadline_(core_->strand) {}
 
 template <class... Args>
 auto HttpExchange::step(void (HttpExchange::*method)(Args...)) {
@@ -190,10 +190,17 @@ void HttpExchange::resolve() {
   tried_an_address_ = false;
   auto flags = Tcp::resolver::numeric_service;
   if (!target_.host_is_name) flags |= Tcp::resolver::numeric_host;
-  resolver_.async_resolve(target_.host, target_.port, flags, step(&HttpExchange::onResolved));
+  core_->resolver.resolve(target_.host, target_.port, flags,
+                          [strand = core_->strand, resolved = step(&HttpExchange::onResolved)](
+                              error_code ec, NameResolver::Results results) mutable {
+                            asio::post(strand, [resolved = std::move(resolved), ec,
+                                                results = std::move(results)]() mutable {
+                              resolved(ec, std::move(results));
+                            });
+                          });
 }
 
-void HttpExchange::onResolved(error_code ec, Tcp::resolver::results_type results) {
+void HttpExchange::onResolved(error_code ec, NameResolver::Results results) {
   if (failed(ec, "dns")) return;
   endpoints_ = std::move(results);
   next_endpoint_ = endpoints_.begin();
@@ -315,7 +322,6 @@ void HttpExchange::fail(std::string error) {
 void HttpExchange::finish() {
   finished_ = true;
   deadline_.cancel();
-  resolver_.cancel();
   if (connection_) connection_->close();
   result_.latency = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started_);

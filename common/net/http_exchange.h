@@ -16,6 +16,7 @@
 
 #include "common/net/http_client.h"
 #include "common/net/http_connection.h"
+#include "common/net/name_resolver.h"
 
 namespace feedback::net {
 
@@ -29,6 +30,7 @@ struct ClientCore {
   const boost::asio::strand<boost::asio::any_io_executor> strand;
   boost::asio::ssl::context tls;
   ConnectionPool pool;
+  NameResolver resolver;
 };
 
 // Where a URL says to send the request.
@@ -63,7 +65,7 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange> {
   bool buildMessage();
   void onDeadline(boost::system::error_code ec);
   void resolve();
-  void onResolved(boost::system::error_code ec, Tcp::resolver::results_type results);
+  void onResolved(boost::system::error_code ec, NameResolver::Results results);
   void connectNext();
   void onConnected(boost::system::error_code ec);
   void onHandshake(boost::system::error_code ec);
@@ -84,7 +86,6 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange> {
   Done done_;
   const std::chrono::steady_clock::time_point started_;
   boost::asio::steady_timer deadline_;
-  Tcp::resolver resolver_;
   Target target_;
   OutgoingRequest message_;
   Tcp::resolver::results_type endpoints_;
