@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <boost/url/parse.hpp>
+#include <chrono>
+#include <future>
 #include <memory>
+#include <thread>
 
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
@@ -19,8 +22,12 @@ namespace {
   throw ApiError(ErrorCode::kInvalidWebhookUrl, message, {{field, detail}});
 }
 
+// getaddrinfo has no deadline of its own (a silent name server costs its whole retry
+// schedule), and registration runs on a request's worker: at most this long is waited for.
+constexpr auto kLookupWait = std::chrono::seconds(2);
+
 // True when `host`, a name, resolves to any private or loopback address now.
-bool resolvesToPrivate(const std::string& host) {
+bool lookupIsPrivate(const std::string& host) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -37,6 +44,15 @@ bool resolvesToPrivate(const std::string& host) {
     }
   }
   return false;
+}
+
+// lookupIsPrivate within kLookupWait; a lookup that takes longer counts as not resolving now
+// (and ends on its own thread, its answer unused).
+bool resolvesToPrivate(const std::string& host) {
+  auto verdict = std::make_shared<std::promise<bool>>();
+  auto answer = verdict->get_future();
+  std::thread([host, verdict] { verdict->set_value(lookupIsPrivate(host)); }).detach();
+  return answer.wait_for(kLookupWait) == std::future_status::ready && answer.get();
 }
 
 }  // namespace

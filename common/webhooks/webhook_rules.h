@@ -24,8 +24,8 @@ inline constexpr std::string_view kSecretPrefix = "whsec_";
 // Throws ApiError(kInvalidWebhookUrl), details under `field`, unless `url` is an absolute
 // https:// URL with a host, of at most kMaxUrlLength characters, whose host is neither a
 // private nor a loopback address in any spelling (net_address.h) nor a name that resolves to
-// one, unless `allow_private`. A name that does not resolve now is accepted: DNS may be down,
-// and the address is checked again at every connection.
+// one, unless `allow_private`. A name that does not resolve now (or within 2 s) is accepted:
+// DNS may be down, and the address is checked again at every connection.
 void checkUrl(std::string_view url, bool allow_private, const std::string& field);
 
 // Throws ApiError(kValidationError) unless `secret` has 1 to kMaxSecretLength characters.
