@@ -28,6 +28,7 @@ constexpr Prefix kRefusedV4[] = {
     {{172, 16}, 12},       // private
     {{192, 0, 0}, 24},     // IETF protocol assignments
     {{192, 0, 2}, 24},     // documentation (TEST-NET-1)
+    {{192, 88, 99}, 24},   // 6to4 relay anycast (deprecated): a relay near the sender
     {{192, 168}, 16},      // private
     {{198, 18}, 15},       // benchmarking
     {{198, 51, 100}, 24},  // documentation (TEST-NET-2)
@@ -43,6 +44,7 @@ constexpr Prefix kRefusedV6[] = {
     {{}, 96},
     {{0x00, 0x64, 0xff, 0x9b, 0x00, 0x01}, 48},  // local-use NAT64 (RFC 8215): a local gateway
     {{0x01, 0x00}, 64},                          // discard-only
+    {{0x20, 0x01, 0x00, 0x00}, 32},              // Teredo: tunnels to an obfuscated IPv4
     {{0x20, 0x01, 0x00, 0x02}, 48},              // benchmarking
     {{0x20, 0x01, 0x0d, 0xb8}, 32},              // documentation
     {{0x3f, 0xff}, 20},                          // documentation (RFC 9637)
