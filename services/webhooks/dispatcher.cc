@@ -17,6 +17,8 @@ namespace {
 
 constexpr auto kReconnectDelay = Millis(500);
 constexpr auto kBusyNap = Millis(50);
+// Beyond its sends' time, what a claim's lease allows for its attempt to be recorded.
+constexpr auto kRecordMargin = Millis(5000);
 
 // LISTEN on a channel; notifications only wake the loop, their payloads are not needed.
 class Wakeup final : public pqxx::notification_receiver {
@@ -125,15 +127,19 @@ void Dispatcher::claimLoop() {
 }
 
 Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
+  counters_.increment("webhook_claim_rounds_total");
   while (fan_out && store.fanOut(settings_.fan_out_batch) == settings_.fan_out_batch && running_) {
   }
   int room = settings_.max_in_flight - in_flight_.total();
   if (room <= 0) return settings_.poll_interval;  // a finished send wakes the loop
-  Millis lease = settings_.http.timeout * 2;
   // Each webhook may have as many claimed sends waiting as under way: when one ends the next
   // starts at once, without a round (at load, a round's statements take longer than a send).
-  // A waiting send starts within one timeout, well inside its lease.
-  auto sends = store.claim(room, 2 * settings_.per_webhook, in_flight_.busy(), lease);
+  // A waiting send starts within one timeout and ends within the next; the lease also covers
+  // the time its attempt takes to be recorded, so that it is not claimed again meanwhile.
+  const Millis lease = settings_.http.timeout * 3 + kRecordMargin;
+  const int per_webhook = 2 * settings_.per_webhook;
+  auto busy = in_flight_.busy();
+  auto sends = store.claim(room, per_webhook, busy, lease);
   const bool filled = static_cast<int>(sends.size()) == room;
   for (auto& s : sends) {
     in_flight_.add(s.webhook_uuid);
@@ -144,9 +150,8 @@ Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   // a retry that comes due meanwhile (behind a hung receiver's sends, say) without asking
   // PostgreSQL when, which at full load would double the loop's statements.
   if (!sends.empty()) return kBusyNap;
-  auto next = store.nextDue();
+  auto next = store.nextDue(per_webhook, busy);
   if (!next) return settings_.poll_interval;
-  // Sends of webhooks at their limit are due but wait for a slot: a finished send wakes us.
   return std::clamp(*next, Millis(1), settings_.poll_interval);
 }
 

@@ -27,6 +27,32 @@ bool publicAddress(const boost::asio::ip::address& address) {
   return !isPrivateAddress(bytes.data(), bytes.size());
 }
 
+constexpr auto kPruneEvery = std::chrono::minutes(10);
+constexpr int kPruneBatch = 5000;
+// At most this many batches per run, so that pruning never holds a pool worker for long.
+constexpr int kPruneBatchesPerRun = 200;
+
+// Deletes old deliveries and events, a batch per statement, until none is left or the run's
+// share is spent (the next run goes on).
+void pruneOldDeliveries(PgSession& session) {
+  PgDispatchStore::Pruned total;
+  try {
+    PgDispatchStore store(session.connection());
+    for (int i = 0; i < kPruneBatchesPerRun; ++i) {
+      auto pruned = store.prune(kDeliveryRetentionDays, kPruneBatch);
+      total.deliveries += pruned.deliveries;
+      total.events += pruned.events;
+      if (pruned.deliveries < kPruneBatch && pruned.events < kPruneBatch) break;
+    }
+  } catch (const std::exception& e) {
+    log::warn("webhook_prune_failed", {{"error", e.what()}});
+  }
+  if (total.deliveries > 0 || total.events > 0) {
+    log::info("webhook_deliveries_pruned", {{"deliveries", std::to_string(total.deliveries)},
+                                            {"events", std::to_string(total.events)}});
+  }
+}
+
 }  // namespace
 }  // namespace feedback::webhooks
 
@@ -40,7 +66,7 @@ int main() {
       {"webhooks", 50054, 9094, webhooks::migrations(),
        [](pqxx::connection& c) {
          webhooks::PgWebhooksStore::prepare(c);
-         webhooks::PgDispatchStore::prepare(c);  // the hourly prune runs on the pool
+         webhooks::PgDispatchStore::preparePrune(c);  // pruning runs on the pool
        }},
       [&](Env& env) {
         settings.allow_private = env.boolean("WEBHOOK_ALLOW_PRIVATE", false);
@@ -68,17 +94,8 @@ int main() {
           dispatcher.emplace(dispatch, *secrets, r.counters);
           dispatcher->start();
         }
-        service::PeriodicTask prune(std::chrono::hours(1), [&] {
-          r.pool.trySubmit([](PgSession& session) {
-            try {
-              webhooks::PgDispatchStore store(session.connection());
-              int pruned = store.prune(webhooks::kDeliveryRetentionDays);
-              if (pruned > 0)
-                log::info("webhook_events_pruned", {{"events", std::to_string(pruned)}});
-            } catch (const std::exception& e) {
-              log::warn("webhook_prune_failed", {{"error", e.what()}});
-            }
-          });
+        service::PeriodicTask prune(webhooks::kPruneEvery, [&] {
+          r.pool.trySubmit([](PgSession& session) { webhooks::pruneOldDeliveries(session); });
         });
         r.serve(adapter);
         if (dispatcher) dispatcher->stop();

@@ -8,12 +8,18 @@ namespace feedback::webhooks {
 namespace {
 
 // Deleting the outbox rows and queueing their sends is one statement: an event leaves the
-// outbox only together with every send it needs.
+// outbox only together with every send it needs. An event of a link whose on_finished webhook
+// the links service has not told this service about yet (a row in links.webhook_changes) waits
+// until it has: fanned out now, it would miss that webhook. The change commits with the link,
+// before any response to it can, so a snapshot that sees the event sees the change or, once it
+// is gone, the webhook it became.
 constexpr const char* kFanOut = "webhooks_fan_out";
 constexpr const char* kFanOutSql =
     "WITH taken AS ("
     "  DELETE FROM responses.outbox WHERE id IN ("
-    "    SELECT id FROM responses.outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)"
+    "    SELECT o.id FROM responses.outbox o WHERE NOT EXISTS ("
+    "      SELECT 1 FROM links.webhook_changes c WHERE c.link_uuid = o.link_uuid)"
+    "    ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED)"
     "  RETURNING id, event_id, type, workspace_uuid, link_uuid, payload, created_at),"
     " targets AS ("
     "  SELECT t.id, t.event_id, w.uuid AS webhook_uuid FROM taken t JOIN webhooks.webhooks w"
@@ -45,21 +51,23 @@ constexpr const char* kFanOutSql =
 // due sends, none when it is at its limit. `due_at` is in the locking subquery's own WHERE:
 // a row another dispatcher claimed since this statement's snapshot is re-checked when its
 // lock is taken and skipped, rather than sent twice. now() (the statement's transaction's
-// start), not clock_timestamp(): a volatile bound could not be an index condition.
+// start), not clock_timestamp(): a volatile bound could not be an index condition. A disabled
+// webhook gets only the sends someone asked for (`requested`: redeliveries and test events).
 constexpr const char* kClaim = "webhooks_claim";
 constexpr const char* kClaimSql = WEBHOOKS_WITH_SENDS
     ","
     " due AS ("
-    "  SELECT q.id FROM hooks h"
+    "  SELECT q.id FROM hooks h JOIN webhooks.webhooks w ON w.uuid = h.webhook_uuid"
     "  LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS busy (webhook_uuid, sending)"
     "    ON busy.webhook_uuid = h.webhook_uuid"
     "  CROSS JOIN LATERAL ("
     "    SELECT p.id FROM webhooks.pending p"
     "    WHERE p.webhook_uuid = h.webhook_uuid AND p.due_at <= now()"
+    "      AND (w.enabled OR p.requested)"
     "    ORDER BY p.webhook_uuid, p.due_at, p.id"  // the index's order: read, not sorted
     "    LIMIT greatest($3 - coalesce(busy.sending, 0), 0)"
     "    FOR UPDATE SKIP LOCKED) q"
-    "  WHERE h.webhook_uuid IS NOT NULL LIMIT $4),"
+    "  LIMIT $4),"
     " claimed AS ("
     "  UPDATE webhooks.pending p SET due_at = clock_timestamp() + $5 * interval '1 millisecond'"
     "  WHERE p.id = ANY (ARRAY (SELECT id FROM due))"
@@ -67,17 +75,32 @@ constexpr const char* kClaimSql = WEBHOOKS_WITH_SENDS
     " SELECT c.id, c.webhook_uuid, c.event_id, e.type, e.payload, w.url, w.secret_sealed,"
     "   c.attempts, c.redelivery"
     " FROM claimed c JOIN webhooks.events e ON e.event_id = c.event_id"
-    " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid AND w.enabled ORDER BY c.id";
+    " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid ORDER BY c.id";
 
 constexpr const char* kNextDue = "webhooks_next_due";
+// Webhooks at their limit are left out: their due sends wait for a send of theirs to end,
+// which wakes the loop, and would otherwise make it spin.
 constexpr const char* kNextDueSql = WEBHOOKS_WITH_SENDS
     " SELECT (extract(epoch FROM min(first.due_at) - clock_timestamp()) * 1000)::bigint"
-    " FROM hooks h CROSS JOIN LATERAL ("
+    " FROM hooks h JOIN webhooks.webhooks w ON w.uuid = h.webhook_uuid"
+    " LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS busy (webhook_uuid, sending)"
+    "   ON busy.webhook_uuid = h.webhook_uuid"
+    " CROSS JOIN LATERAL ("
     "   SELECT p.due_at FROM webhooks.pending p WHERE p.webhook_uuid = h.webhook_uuid"
-    "   ORDER BY p.webhook_uuid, p.due_at LIMIT 1) first";
+    "     AND (w.enabled OR p.requested)"
+    "   ORDER BY p.webhook_uuid, p.due_at LIMIT 1) first"
+    " WHERE coalesce(busy.sending, 0) < $3";
 
 // One statement per batch of attempts. A webhook deleted while its event was in flight has
-// no row left to record against: its attempts are dropped with it.
+// no row left to record against: its attempts are dropped with it. A send that failed is
+// rescheduled, unless its webhook is disabled (now, by a 410 in this batch, or before) and
+// nobody asked for it: then it is dropped, with the disabled webhook's other queued sends.
+#define WEBHOOK_STAYS_ENABLED(p, g)                                   \
+  "(" p ".requested OR (" g                                           \
+  ".webhook_uuid NOT IN (SELECT webhook_uuid FROM gone)"              \
+  "  AND EXISTS (SELECT 1 FROM webhooks.webhooks w WHERE w.uuid = " p \
+  ".webhook_uuid"                                                     \
+  "    AND w.enabled)))"
 constexpr const char* kRecord = "webhooks_record";
 constexpr const char* kRecordSql =
     "WITH given AS ("
@@ -86,6 +109,7 @@ constexpr const char* kRecordSql =
     "    $12::bigint[], $13::text[])"
     "  AS g (pending_id, uuid, webhook_uuid, event_id, attempt, redelivery, succeeded,"
     "    status_code, duration_ms, error, response_body, retry_ms, disable)),"
+    " gone AS (SELECT DISTINCT webhook_uuid FROM given WHERE disable = 't'),"
     " recorded AS ("
     "  INSERT INTO webhooks.deliveries (uuid, webhook_uuid, event_id, attempt, redelivery,"
     "    succeeded, status_code, duration_ms, error, response_body, next_attempt_at)"
@@ -94,36 +118,43 @@ constexpr const char* kRecordSql =
     "    clock_timestamp() + g.retry_ms * interval '1 millisecond'"
     "  FROM given g JOIN webhooks.webhooks w ON w.uuid = g.webhook_uuid),"
     " finished AS ("
-    "  DELETE FROM webhooks.pending"
-    "  WHERE id = ANY (ARRAY (SELECT pending_id FROM given WHERE retry_ms IS NULL))),"
+    "  DELETE FROM webhooks.pending p USING given g"
+    "  WHERE p.id = g.pending_id AND p.id = ANY ($1::bigint[])"
+    "    AND (g.retry_ms IS NULL OR NOT " WEBHOOK_STAYS_ENABLED("p", "g") ")),"
     " rescheduled AS ("
     "  UPDATE webhooks.pending p SET attempts = g.attempt,"
     "    due_at = clock_timestamp() + g.retry_ms * interval '1 millisecond'"
-    "  FROM given g WHERE p.id = g.pending_id AND g.retry_ms IS NOT NULL"
-    "    AND p.id = ANY ($1::bigint[])),"
+    "  FROM given g WHERE p.id = g.pending_id AND p.id = ANY ($1::bigint[])"
+    "    AND g.retry_ms IS NOT NULL AND " WEBHOOK_STAYS_ENABLED("p", "g") "),"
     " disabled AS ("
     "  UPDATE webhooks.webhooks w SET enabled = false, date_updated = clock_timestamp(),"
     "    disabled_reason = 'The receiver answered 410 Gone.'"
-    "  FROM given g WHERE w.uuid = g.webhook_uuid AND g.disable = 't' RETURNING w.uuid)"
+    "  FROM gone WHERE w.uuid = gone.webhook_uuid RETURNING w.uuid)"
     " DELETE FROM webhooks.pending p USING disabled d"
-    " WHERE p.webhook_uuid = d.uuid AND p.id NOT IN (SELECT pending_id FROM given)";
+    " WHERE p.webhook_uuid = d.uuid AND NOT p.requested AND p.id <> ALL ($1::bigint[])";
+#undef WEBHOOK_STAYS_ENABLED
 
 // The deliveries listing keeps a month of attempts; events go with their last delivery,
-// unless a send still waits for them. Bounded per call, so that one call never holds locks
-// for long; the next call goes on.
+// unless a send still waits for them. Oldest first and bounded per call, so that one call
+// never holds locks for long; the caller calls again while a call takes a whole batch.
 constexpr const char* kPrune = "webhooks_prune";
 constexpr const char* kPruneSql =
     "WITH old AS ("
     "  DELETE FROM webhooks.deliveries WHERE uuid IN ("
     "    SELECT uuid FROM webhooks.deliveries"
-    "    WHERE date_created < clock_timestamp() - $1 * interval '1 day' LIMIT 10000)"
-    "  RETURNING uuid)"
-    " DELETE FROM webhooks.events e WHERE e.event_id IN ("
-    "   SELECT event_id FROM webhooks.events"
-    "   WHERE created_at < clock_timestamp() - $1 * interval '1 day' LIMIT 10000)"
-    " AND NOT EXISTS (SELECT 1 FROM webhooks.pending p WHERE p.event_id = e.event_id)"
-    " AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.event_id"
-    "   AND d.uuid NOT IN (SELECT uuid FROM old))";
+    "    WHERE date_created < clock_timestamp() - $1 * interval '1 day'"
+    "    ORDER BY date_created LIMIT $2)"
+    "  RETURNING uuid),"
+    " unused AS ("
+    "  DELETE FROM webhooks.events WHERE event_id IN ("
+    "    SELECT e.event_id FROM webhooks.events e"
+    "    WHERE e.created_at < clock_timestamp() - $1 * interval '1 day'"
+    "      AND NOT EXISTS (SELECT 1 FROM webhooks.pending p WHERE p.event_id = e.event_id)"
+    "      AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.event_id"
+    "        AND d.uuid NOT IN (SELECT uuid FROM old))"
+    "    ORDER BY e.created_at LIMIT $2)"
+    "  RETURNING 1)"
+    " SELECT (SELECT count(*) FROM old), (SELECT count(*) FROM unused)";
 
 #undef WEBHOOKS_WITH_SENDS
 
@@ -133,6 +164,17 @@ std::string printable(std::string_view bytes) {
   out.reserve(bytes.size());
   for (unsigned char c : bytes) out += (c >= 0x20 && c < 0x7f) || c == '\n' ? char(c) : '?';
   return out;
+}
+
+// The webhooks with sends in flight and how many, as the claim's parameters.
+std::pair<PgArray, PgArray> busyArrays(const Busy& busy) {
+  std::pair<PgArray, PgArray> arrays{PgArray(PgArray::Element::kUuid),
+                                     PgArray(PgArray::Element::kBigint)};
+  for (std::size_t i = 0; i < busy.webhook_uuids.size(); ++i) {
+    arrays.first.add(busy.webhook_uuids[i]);
+    arrays.second.add(busy.sending[i]);
+  }
+  return arrays;
 }
 
 }  // namespace
@@ -151,6 +193,10 @@ void PgDispatchStore::prepare(pqxx::connection& c) {
   c.prepare(kClaim, kClaimSql);
   c.prepare(kNextDue, kNextDueSql);
   c.prepare(kRecord, kRecordSql);
+  preparePrune(c);
+}
+
+void PgDispatchStore::preparePrune(pqxx::connection& c) {
   c.prepare(kPrune, kPruneSql);
 }
 
@@ -163,12 +209,7 @@ int PgDispatchStore::fanOut(int limit) {
 
 std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy& busy,
                                          Millis lease) {
-  PgArray webhooks(PgArray::Element::kUuid);
-  PgArray sending(PgArray::Element::kBigint);
-  for (std::size_t i = 0; i < busy.webhook_uuids.size(); ++i) {
-    webhooks.add(busy.webhook_uuids[i]);
-    sending.add(busy.sending[i]);
-  }
+  auto [webhooks, sending] = busyArrays(busy);
   pqxx::work tx(connection_);
   auto rows = tx.exec_prepared(kClaim, webhooks.param(), sending.param(), per_webhook, limit,
                                static_cast<int64_t>(lease.count()));
@@ -190,18 +231,19 @@ std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy&
   return out;
 }
 
-std::optional<Millis> PgDispatchStore::nextDue() {
+std::optional<Millis> PgDispatchStore::nextDue(int per_webhook, const Busy& busy) {
+  auto [webhooks, sending] = busyArrays(busy);
   pqxx::read_transaction tx(connection_);
-  auto row = tx.exec_prepared1(kNextDue);
+  auto row = tx.exec_prepared1(kNextDue, webhooks.param(), sending.param(), per_webhook);
   if (row[0].is_null()) return std::nullopt;
   return Millis(std::max<int64_t>(0, row[0].as<int64_t>()));
 }
 
-int PgDispatchStore::prune(int days) {
+PgDispatchStore::Pruned PgDispatchStore::prune(int days, int batch) {
   pqxx::work tx(connection_);
-  auto result = tx.exec_prepared(kPrune, days);
+  auto row = tx.exec_prepared1(kPrune, days, batch);
   tx.commit();
-  return static_cast<int>(result.affected_rows());
+  return {row[0].as<int>(), row[1].as<int>()};
 }
 
 void PgDispatchStore::record(const std::vector<Attempt>& attempts) {

@@ -50,6 +50,8 @@ class PgDispatchStore {
   // its events are sent again, at least once with the same webhook-id, never lost; what the
   // API acknowledges is written by other connections, which wait) and plan every call.
   static void prepareDispatcher(pqxx::connection& connection);
+  // Only what prune() needs, for the API's pool.
+  static void preparePrune(pqxx::connection& connection);
 
   // Moves up to `limit` outbox events into sends of the enabled webhooks that want them
   // (dropping events nobody wants); returns how many events it took.
@@ -57,13 +59,18 @@ class PgDispatchStore {
   // Claims up to `limit` due sends, at most `per_webhook` per webhook counting those in
   // `busy`, leasing each for `lease` (it comes due again if no attempt is recorded by then).
   std::vector<Send> claim(int limit, int per_webhook, const Busy& busy, Millis lease);
-  // Time until the next send comes due; nullopt when none is queued.
-  std::optional<Millis> nextDue();
+  // Time until the next send comes due, leaving out webhooks with `per_webhook` sends in
+  // `busy` (they wait for one of those to end); nullopt when none is queued.
+  std::optional<Millis> nextDue(int per_webhook, const Busy& busy);
   // Records attempts, reschedules or removes their sends, disables webhooks that answered 410.
   void record(const std::vector<Attempt>& attempts);
-  // Forgets deliveries older than `days` and the events no send or kept delivery needs;
-  // returns how many events went.
-  int prune(int days);
+  // Forgets up to `batch` deliveries older than `days` and up to `batch` such events that no
+  // send or kept delivery needs, oldest first.
+  struct Pruned {
+    int deliveries = 0;
+    int events = 0;
+  };
+  Pruned prune(int days, int batch);
 
  private:
   pqxx::connection& connection_;

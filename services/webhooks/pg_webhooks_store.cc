@@ -68,13 +68,15 @@ constexpr const char* kDeliveredEventSql =
     "SELECT e.event_id, e.type, e.link_uuid, e.payload, e.test FROM webhooks.deliveries d "
     "JOIN webhooks.events e ON e.event_id = d.event_id WHERE d.webhook_uuid = $1 AND d.uuid = $2";
 
-// A redelivery or test event: the event (kept once) and its send, due now.
+// A redelivery or test event: the event (kept once) and its send, due now, requested (made
+// even if the webhook is disabled).
 constexpr const char* kQueueEvent = "webhooks_queue_event";
 constexpr const char* kQueueEventSql =
     "WITH event AS ("
     "  INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid, payload, test)"
     "  VALUES ($2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING)"
-    " INSERT INTO webhooks.pending (webhook_uuid, event_id, redelivery) VALUES ($1, $2, $8)";
+    " INSERT INTO webhooks.pending (webhook_uuid, event_id, redelivery, requested)"
+    " VALUES ($1, $2, $8, true)";
 
 #undef WEBHOOK_COLUMNS
 #undef MICROS

@@ -6,10 +6,11 @@ and WEBHOOK_RETRY_SCALE=0.01 (scripts/test)."""
 import concurrent.futures
 import os
 import signal
+import subprocess
 import time
 
 import harness
-from harness import ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, test, wait_until
+from harness import ROOT, ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, test, wait_until
 from webhook_receiver import Receiver, signature_ok
 
 CA_DIR = os.path.dirname(ENV.get("WEBHOOK_CA_BUNDLE") or os.path.join(STACK_DIR, "no-ca", "ca.pem"))
@@ -35,6 +36,15 @@ def _deliveries(ws, hook):
 
 def _of(kind):
     return lambda d: d.json.get("type") == kind
+
+
+def _about(record):
+    """Deliveries of the events of one response."""
+    return lambda d: d.json["data"]["response"]["uuid"] == record["uuid"]
+
+
+def _queued(hook):
+    return int(sql(f"SELECT count(*) FROM webhooks.pending WHERE webhook_uuid = '{hook['uuid']}'")[0][0])
 
 
 @test
@@ -102,11 +112,86 @@ def a_redirect_is_a_failure_and_410_disables_the_webhook():
         gone.wait(1, 10)
         wait_until(lambda: not expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/{h_gone['uuid']}/"),
                                       200)["enabled"], 5, "webhook disabled")
-        ws.complete("gone", {"why": "again"})
-        moved.wait(3, 10)
+        again = ws.complete("gone", {"why": "again"})
+        assert moved.wait(1, 10, _about(again)), "the enabled webhook did not get the second event"
         time.sleep(0.5)
         assert len(gone.deliveries) == 1, "a disabled webhook got another event"
         assert expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/{h_moved['uuid']}/"), 200)["enabled"]
+
+
+@test
+def sends_in_flight_when_a_webhook_is_disabled_are_dropped_not_kept_for_ever():
+    ws = Workspace()
+    with _receiver() as rx:
+        # Five sends arrive together; the first is answered 410, the others 500 (which alone
+        # would be retried).
+        gone = rx.endpoint(answers=[410, 500, 500, 500, 500], delay=0.3)
+        hook = _hook(ws, gone.url)
+        ws.link(slug="inflight", questions=QUESTIONS)
+        for i in range(5):
+            ws.complete("inflight", {"why": f"n{i}"})
+        gone.wait(5, 10)
+        wait_until(lambda: _queued(hook) == 0, 10, "no send left queued for the disabled webhook")
+        assert not expect(ws.call("GET", f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/"), 200)["enabled"]
+        time.sleep(0.5)
+        assert _queued(hook) == 0 and len(gone.deliveries) == 5
+
+
+@test
+def a_disabled_webhook_gets_only_the_sends_asked_for():
+    ws = Workspace()
+    with _receiver() as rx:
+        off, on = rx.endpoint(), rx.endpoint()
+        h_off = _hook(ws, off.url, enabled=False)
+        assert h_off["enabled"] is False
+        _hook(ws, on.url)
+        ws.link(slug="off", questions=QUESTIONS)
+        rec = ws.complete("off", {"why": "x"})
+        assert on.wait(1, 10, _about(rec))
+        time.sleep(0.5)
+        assert off.deliveries == [] and _queued(h_off) == 0, "a disabled webhook got an event"
+        # A test event and a redelivery are asked for: they are sent all the same.
+        base = f"workspaces/{ws.uuid}/webhooks/{h_off['uuid']}/"
+        t = expect(ws.call("POST", f"{base}test/"), 202)
+        sample = off.wait(1, 10)
+        assert sample and sample[0].headers["webhook-id"] == t["event_id"], "the test event was not sent"
+        wait_until(lambda: _deliveries(ws, h_off)["count"] == 1, 5, "the test delivery listed")
+        delivery = _deliveries(ws, h_off)["results"][0]
+        expect(ws.call("POST", f"{base}deliveries/{delivery['uuid']}/redeliver/"), 202)
+        again = off.wait(2, 10)
+        assert len(again) == 2 and again[1].headers["webhook-id"] == t["event_id"]
+        wait_until(lambda: _queued(h_off) == 0, 5, "nothing left queued")
+
+
+@test
+def a_webhook_at_its_limit_with_a_backlog_leaves_the_dispatcher_idle():
+    """Sends of a hung receiver that are due but wait for one of its slots do not make the
+    dispatcher ask PostgreSQL again and again (it waits for a send of that webhook to end)."""
+    ws = Workspace()
+
+    def rounds():
+        with harness.urllib.request.urlopen(f"{ENV['WEBHOOKS_ADMIN_URL']}metrics", timeout=5) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith("webhook_claim_rounds_total"):
+                    return float(line.split()[-1])
+        return 0.0
+
+    with _receiver() as rx:
+        hung = rx.endpoint(hang=True)
+        hook = _hook(ws, hung.url)
+        ws.link(slug="backlog", questions=QUESTIONS)
+        for i in range(45):
+            ws.complete("backlog", {"why": f"n{i}"})
+        # 16 sends under way (WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT), 16 more claimed behind them,
+        # the rest due and waiting.
+        hung.wait(16, 10)
+        wait_until(lambda: _queued(hook) == 45, 5, "the backlog queued")
+        before = rounds()
+        time.sleep(3)
+        spent = rounds() - before
+        print(f"  {spent:.0f} claim rounds in 3 s beside a full webhook with a backlog")
+        assert spent <= 30, f"{spent} claim rounds in 3 s: the dispatcher spins"
+        expect(ws.call("DELETE", f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/"), 200)
 
 
 @test
@@ -164,6 +249,24 @@ def on_finished_webhooks_follow_their_links_even_when_the_webhooks_service_was_d
         wait_until(lambda: [h["link_uuid"] for h in expect(
             ws.call("GET", f"workspaces/{ws.uuid}/webhooks/"), 200)["results"]] == [late["uuid"]],
             20, "automatic webhooks after the webhooks service came back")
+
+
+@test
+def an_event_waits_for_its_links_on_finished_webhook_to_exist():
+    """A submission into a link whose on_finished webhook the links service could not tell the
+    webhooks service about yet is delivered to it once it has, not dropped by a dispatcher
+    that fans the event out first."""
+    ws = Workspace()
+    with _receiver() as rx:
+        ep = rx.endpoint()
+        stack("stop-service", "webhooks")
+        try:
+            ws.link(slug="early", questions=QUESTIONS, on_finished={"webhook_url": ep.url})
+            rec = ws.complete("early", {"why": "before the webhook existed"})
+        finally:
+            stack("start-service", "webhooks")
+        got = ep.wait(1, 20, _about(rec))
+        assert got, "the event of a submission made before its link's webhook existed was lost"
 
 
 def _strict_gateway(webhooks):
@@ -293,8 +396,8 @@ def a_thousand_submissions_survive_two_sigkills_with_a_second_dispatcher_running
 
         def all_delivered():
             return {d.json["data"]["response"]["uuid"] for d in ep.deliveries} >= submitted
-        # Sends the killed dispatcher had claimed come due again when their leases (twice the
-        # 15 s timeout) run out.
+        # Sends the killed dispatcher had claimed come due again when their leases (three times
+        # the 15 s timeout and 5 s) run out.
         wait_until(all_delivered, 120, "every event delivered")
         ids = {}
         for d in ep.deliveries:
@@ -302,3 +405,11 @@ def a_thousand_submissions_survive_two_sigkills_with_a_second_dispatcher_running
         assert all(len(v) == 1 for v in ids.values()), "a duplicate carried another webhook-id"
         duplicates = len(ep.deliveries) - len(ids)
         print(f"  {total} events delivered, {duplicates} duplicates (same webhook-id)")
+
+
+@test
+def pruning_goes_oldest_first_past_events_still_in_use():
+    tests = os.path.join(ROOT, "build", "services", "webhooks", "webhooks_tests")
+    r = subprocess.run([tests, "[.pg]"], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, DATABASE_URL=ENV["DATABASE_URL"]))
+    assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
