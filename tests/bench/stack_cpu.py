@@ -3,7 +3,7 @@ throughput varies from run to run, CPU microseconds per request is the steadier 
 it says which process a request costs most in."""
 import os
 
-ROLES = ("gateway", "tokens", "links", "responses", "redis")
+ROLES = ("gateway", "tokens", "links", "responses", "webhooks", "redis")
 TICK_SECONDS = 1.0 / os.sysconf("SC_CLK_TCK")
 
 
