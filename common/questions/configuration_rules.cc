@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/core/errors.h"
+#include "common/questions/evaluation_rules.h"
 #include "common/questions/formula.h"
 
 namespace feedback::questions {
@@ -12,7 +13,6 @@ namespace {
 
 constexpr std::size_t kMaxUrlLength = 2048;
 constexpr std::size_t kMaxOptionLength = 200;
-constexpr std::size_t kMaxCustomFields = 20;
 constexpr std::array<std::string_view, 3> kOperators = {"less_than", "equals", "contains"};
 
 std::optional<double> numberOf(const boost::json::value& v) {
@@ -308,16 +308,18 @@ void validateEvaluatorConfig(const boost::json::object& config, const std::strin
       if (!n || *n < 0 || *n > 1) fail(key, "must be a number from 0 to 1");
     } else if (key == "max_follow_ups") {
       auto n = numberOf(v);
-      if (!n || std::floor(*n) != *n || *n < 0 || *n > 10) {
-        fail(key, "must be a whole number from 0 to 10");
+      if (!n || std::floor(*n) != *n || *n < 0 || *n > kMaxFollowUps) {
+        fail(key, "must be a whole number from 0 to " + std::to_string(kMaxFollowUps));
       }
     } else if (key == "custom_fields") {
       if (!v.is_array() || v.as_array().size() > kMaxCustomFields) {
-        fail(key, "must be a list of at most 20 strings");
+        fail(key, "must be a list of at most " + std::to_string(kMaxCustomFields) + " strings");
       }
       for (const auto& item : v.as_array()) {
-        if (!item.is_string() || item.as_string().empty() || item.as_string().size() > 100) {
-          fail(key, "must hold non-empty strings of at most 100 characters");
+        if (!item.is_string() || item.as_string().empty() ||
+            item.as_string().size() > kMaxCustomFieldLength) {
+          fail(key, "must hold non-empty strings of at most " +
+                        std::to_string(kMaxCustomFieldLength) + " characters");
         }
       }
     } else {

@@ -29,7 +29,8 @@ void validateCondition(const boost::json::object& condition, const std::string& 
 void checkNumberRange(const boost::json::object& configuration, ConfigProblem report,
                       void* context);
 
-// VALIDATION_ERROR: clarity_threshold (0..1), max_follow_ups (0..10), custom_fields (strings).
+// VALIDATION_ERROR: clarity_threshold (0..1), max_follow_ups (0..5), custom_fields (at most 10
+// names of 1 to 64 characters); the limits are evaluation_rules.h's.
 void validateEvaluatorConfig(const boost::json::object& config, const std::string& path);
 
 // An absolute http:// or https:// URL of at most 2048 characters with a host.

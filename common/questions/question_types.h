@@ -56,6 +56,8 @@ struct Question {
   boost::json::object condition;
   bool required = false;
   bool fallback_to_text = true;
+  bool enable_dynamic_probing = false;
+  boost::json::object evaluator_config;
 };
 
 // Reports a configuration problem: `key` is the configuration key at fault.

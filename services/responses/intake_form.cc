@@ -35,6 +35,8 @@ std::vector<questions::Question> questionsOf(const lv1::Link& link) {
     question.condition = objectOf(q.condition_json());
     question.required = q.required();
     question.fallback_to_text = q.fallback_to_text();
+    question.enable_dynamic_probing = q.enable_dynamic_probing();
+    question.evaluator_config = objectOf(q.evaluator_config_json());
     out.push_back(std::move(question));
   }
   return out;

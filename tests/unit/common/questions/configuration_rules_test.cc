@@ -169,8 +169,19 @@ TEST_CASE("configuration rules: evaluator_config", "[questions]") {
   CHECK(code(R"({"clarity_threshold": 0.7, "max_follow_ups": 2, "custom_fields": ["churn"]})") ==
         ErrorCode::kInternalError);
   CHECK(code(R"({"clarity_threshold": 1.5})") == ErrorCode::kValidationError);
-  CHECK(code(R"({"max_follow_ups": 11})") == ErrorCode::kValidationError);
+  CHECK(code(R"({"max_follow_ups": 5, "clarity_threshold": 0})") == ErrorCode::kInternalError);
+  CHECK(code(R"({"max_follow_ups": 6})") == ErrorCode::kValidationError);
+  CHECK(code(R"({"max_follow_ups": -1})") == ErrorCode::kValidationError);
+  CHECK(code(R"({"max_follow_ups": 1.5})") == ErrorCode::kValidationError);
   CHECK(code(R"({"custom_fields": [1]})") == ErrorCode::kValidationError);
+  CHECK(code(R"({"custom_fields": ["a","b","c","d","e","f","g","h","i","j"]})") ==
+        ErrorCode::kInternalError);
+  CHECK(code(R"({"custom_fields": ["a","b","c","d","e","f","g","h","i","j","k"]})") ==
+        ErrorCode::kValidationError);
+  const std::string longest(64, 'x');
+  CHECK(code(("{\"custom_fields\": [\"" + longest + "\"]}").c_str()) == ErrorCode::kInternalError);
+  CHECK(code(("{\"custom_fields\": [\"" + longest + "x\"]}").c_str()) ==
+        ErrorCode::kValidationError);
   CHECK(code(R"({"temperature": 1})") == ErrorCode::kValidationError);
 }
 

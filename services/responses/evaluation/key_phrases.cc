@@ -1,0 +1,78 @@
+#include "services/responses/evaluation/key_phrases.h"
+
+#include <algorithm>
+#include <map>
+
+#include "services/responses/evaluation/text_units.h"
+
+namespace feedback::responses::evaluation {
+namespace {
+
+constexpr std::size_t kMaxPhraseWords = 3;
+
+bool allDigits(const std::string& word) {
+  return std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool isTopic(const std::vector<std::string>& phrase) {
+  if (phrase.empty() || phrase.size() > kMaxPhraseWords) return false;
+  if (std::all_of(phrase.begin(), phrase.end(), allDigits)) return false;
+  return phrase.size() > 1 || characters(phrase[0]) >= 3;
+}
+
+std::vector<std::vector<std::string>> candidates(std::string_view text) {
+  std::vector<std::vector<std::string>> out;
+  std::vector<std::string> current;
+  auto close = [&] {
+    if (!current.empty()) out.push_back(std::move(current));
+    current.clear();
+  };
+  for (auto& w : words(text)) {
+    if (isStopWord(w.text)) {
+      close();
+      continue;
+    }
+    current.push_back(std::move(w.text));
+    if (w.ends_phrase) close();
+  }
+  close();
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& phrase) {
+  std::string out;
+  for (const auto& w : phrase) {
+    if (!out.empty()) out += ' ';
+    out += w;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<KeyPhrase> keyPhrases(std::string_view text, std::size_t limit) {
+  const auto phrases = candidates(text);
+  std::map<std::string, double> frequency, degree;
+  for (const auto& phrase : phrases) {
+    for (const auto& w : phrase) {
+      frequency[w] += 1;
+      degree[w] += static_cast<double>(phrase.size());
+    }
+  }
+  std::vector<KeyPhrase> out;
+  for (const auto& phrase : phrases) {
+    if (!isTopic(phrase)) continue;
+    KeyPhrase k{joined(phrase), 0};
+    if (std::any_of(out.begin(), out.end(), [&](const KeyPhrase& o) { return o.text == k.text; })) {
+      continue;
+    }
+    for (const auto& w : phrase) k.score += degree[w] / frequency[w];
+    out.push_back(std::move(k));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const KeyPhrase& a, const KeyPhrase& b) { return a.score > b.score; });
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+}  // namespace feedback::responses::evaluation
