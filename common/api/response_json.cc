@@ -57,6 +57,23 @@ void writeAnswer(JsonWriter& json, const rv1::Answer& a) {
         .field("media_type", c.media_type())
         .endObject();
   }
+  if (a.probed()) {
+    json.key("follow_up");
+    if (a.has_follow_up()) {
+      json.string(a.follow_up());
+    } else {
+      json.null();
+    }
+    json.key("follow_ups").beginArray();
+    for (const auto& f : a.follow_ups()) {
+      json.beginObject()
+          .field("prompt", f.prompt())
+          .field("value", f.value())
+          .field("date_created", formatTimestamp(f.date_created_micros()))
+          .endObject();
+    }
+    json.endArray();
+  }
   json.endObject();
 }
 

@@ -58,6 +58,8 @@ constexpr std::array kTable = {
     ErrorSpec{C::kLinkPaused, "LINK_PAUSED", 409, kFailedPrecondition, "The link is paused."},
     ErrorSpec{C::kResponseAlreadySubmitted, "RESPONSE_ALREADY_SUBMITTED", 409, kFailedPrecondition,
               "The response was already submitted."},
+    ErrorSpec{C::kNoFollowUpPending, "NO_FOLLOW_UP_PENDING", 409, kFailedPrecondition,
+              "No follow-up question is waiting for an answer."},
     ErrorSpec{C::kPayloadTooLarge, "PAYLOAD_TOO_LARGE", 413, kInvalidArgument,
               "The body is too large."},
     ErrorSpec{C::kUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", 415, kInvalidArgument,

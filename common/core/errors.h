@@ -35,6 +35,7 @@ enum class ErrorCode {
   kMethodNotAllowed,
   kLinkPaused,
   kResponseAlreadySubmitted,
+  kNoFollowUpPending,
   kPayloadTooLarge,
   kUnsupportedMediaType,
   kIdempotencyKeyInUse,

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "common/service/service_runner.h"
+#include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/pg_responses_store.h"
 #include "services/responses/redis_link_counts.h"
 #include "services/responses/responses_grpc.h"
@@ -35,7 +36,8 @@ int main() {
           merger.emplace(r.basics.database_url, r.counters,
                          std::chrono::milliseconds(merge_search_index_ms));
         }
-        responses::ResponsesService service(link_counts);
+        const responses::evaluation::LocalEvaluator evaluator;
+        responses::ResponsesService service(link_counts, evaluator);
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
         r.serve(adapter);
       });

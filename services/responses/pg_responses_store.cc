@@ -141,6 +141,7 @@ std::string searchTextOf(const StoredResponse& stored) {
   for (const auto& a : stored.answers) {
     if (!a.value_json().empty()) appendSearchable(out, boost::json::parse(a.value_json()));
     if (a.has_transcription()) appendSearchable(out, a.transcription());
+    for (const auto& f : a.follow_ups()) appendSearchable(out, f.value());
   }
   return out;
 }

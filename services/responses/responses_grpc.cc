@@ -51,6 +51,13 @@ grpc::ServerUnaryReactor* ResponsesGrpc::SaveAnswer(grpc::CallbackServerContext*
                                                &ResponsesService::saveAnswer, q, r);
 }
 
+grpc::ServerUnaryReactor* ResponsesGrpc::AnswerFollowUp(grpc::CallbackServerContext* c,
+                                                        const v1::AnswerFollowUpRequest* q,
+                                                        v1::AnswerFollowUpResponse* r) {
+  return service::callOnPool<PgResponsesStore>(c, pool_, counters_, "AnswerFollowUp", service_,
+                                               &ResponsesService::answerFollowUp, q, r);
+}
+
 grpc::ServerUnaryReactor* ResponsesGrpc::SubmitResponse(grpc::CallbackServerContext* c,
                                                         const v1::SubmitResponseRequest* q,
                                                         v1::SubmitResponseResponse* r) {

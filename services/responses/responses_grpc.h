@@ -21,6 +21,9 @@ class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
   grpc::ServerUnaryReactor* SaveAnswer(grpc::CallbackServerContext* context,
                                        const v1::SaveAnswerRequest* request,
                                        v1::SaveAnswerResponse* response) override;
+  grpc::ServerUnaryReactor* AnswerFollowUp(grpc::CallbackServerContext* context,
+                                           const v1::AnswerFollowUpRequest* request,
+                                           v1::AnswerFollowUpResponse* response) override;
   grpc::ServerUnaryReactor* SubmitResponse(grpc::CallbackServerContext* context,
                                            const v1::SubmitResponseRequest* request,
                                            v1::SubmitResponseResponse* response) override;

@@ -7,6 +7,7 @@
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
+#include "common/core/limits.h"
 #include "common/core/log.h"
 #include "common/core/pagination.h"
 #include "common/core/text.h"
@@ -78,20 +79,6 @@ questions::AnswerValues valuesOf(const google::protobuf::RepeatedPtrField<v1::An
 void setAnswers(StoredResponse& stored, std::vector<v1::Answer> answers) {
   stored.answers = std::move(answers);
   stored.response.set_answers_json(answersJson(stored.answers));
-}
-
-// The answers a completed response keeps, built from the rules' verdict; answers that were
-// saved before keep their uuids.
-void keepAnswers(const std::vector<questions::KeptAnswer>& kept, StoredResponse& stored) {
-  std::map<std::string, std::string> saved_uuids;
-  for (const auto& a : stored.answers) saved_uuids[a.question_uuid()] = a.uuid();
-  std::vector<v1::Answer> answers;
-  answers.reserve(kept.size());
-  for (const auto& k : kept) {
-    auto it = saved_uuids.find(k.question->uuid);
-    answers.push_back(makeAnswer(*k.question, k.value, it == saved_uuids.end() ? "" : it->second));
-  }
-  setAnswers(stored, std::move(answers));
 }
 
 // A call on a started response: the token matches (compared in constant time), the
@@ -221,6 +208,23 @@ Accepted<v1::StartResponseResponse> ResponsesService::startResponse(
   return {NewResponse{std::move(stored), {std::move(event)}}, std::move(response)};
 }
 
+void ResponsesService::keepAnswers(const std::vector<questions::KeptAnswer>& kept,
+                                   StoredResponse& stored) const {
+  std::map<std::string, const v1::Answer*> saved;
+  for (const auto& a : stored.answers) saved[a.question_uuid()] = &a;
+  std::vector<v1::Answer> answers;
+  answers.reserve(kept.size());
+  for (const auto& k : kept) {
+    auto it = saved.find(k.question->uuid);
+    const v1::Answer* before = it == saved.end() ? nullptr : it->second;
+    auto& answer =
+        answers.emplace_back(makeAnswer(*k.question, k.value, before ? before->uuid() : ""));
+    if (before) *answer.mutable_follow_ups() = before->follow_ups();
+    evaluation_.completed(*k.question, answer);
+  }
+  setAnswers(stored, std::move(answers));
+}
+
 v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
                                                     const v1::SaveAnswerRequest& request) {
   const auto compiled = forms_.of(request.link());
@@ -244,16 +248,63 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
           }
         }
         std::vector<v1::Answer> answers = std::move(stored.answers);
-        std::string uuid;
+        std::optional<v1::Answer> before;
         for (auto it = answers.begin(); it != answers.end(); ++it) {
           if (it->field_key() != field_key) continue;
-          uuid = it->uuid();
+          before = std::move(*it);
           answers.erase(it);
           break;
         }
-        *response.mutable_answer() = makeAnswer(*question, value, uuid);
-        if (!value.is_null()) answers.push_back(response.answer());
+        auto& answer = *response.mutable_answer();
+        answer = makeAnswer(*question, value, before ? before->uuid() : "");
+        // The same answer again keeps its follow-ups; another one starts probing afresh.
+        if (before && before->value_json() == answer.value_json()) {
+          *answer.mutable_follow_ups() = before->follow_ups();
+        }
+        evaluation_.saved(*question, answer);
+        if (!value.is_null()) answers.push_back(answer);
         setAnswers(stored, std::move(answers));
+        return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
+      });
+  if (!found) noSuchResponse();
+  return response;
+}
+
+v1::AnswerFollowUpResponse ResponsesService::answerFollowUp(
+    ResponsesStore& store, const v1::AnswerFollowUpRequest& request) {
+  const auto compiled = forms_.of(request.link());
+  const IntakeForm& form = *compiled;
+  if (!isUuid(request.response_uuid())) noSuchResponse();
+  const auto& field_key = request.answer().field_key();
+  const questions::Question* question = form.rules().find(field_key);
+  if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
+  v1::AnswerFollowUpResponse response;
+  bool found = store.updateResponse(
+      form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
+        requireOpen(stored, request.token(), form);
+        auto answer = std::find_if(stored.answers.begin(), stored.answers.end(),
+                                   [&](const v1::Answer& a) { return a.field_key() == field_key; });
+        if (answer == stored.answers.end() || !answer->has_follow_up()) {
+          throw ApiError(ErrorCode::kNoFollowUpPending,
+                         "The answer to '" + field_key + "' has no follow-up question waiting.");
+        }
+        const boost::json::value value = givenValue(request.answer());
+        if (!value.is_string() || !questions::isAnswered(value) ||
+            questions::characterCount(value.get_string()) > limits::kMaxTextAnswerCharacters) {
+          const std::string problem = "must be text of 1 to " +
+                                      std::to_string(limits::kMaxTextAnswerCharacters) +
+                                      " characters";
+          throw ApiError(ErrorCode::kInvalidAnswer,
+                         "The follow-up answer to '" + field_key + "' " + problem + ".",
+                         {{field_key, problem}});
+        }
+        auto* follow_up = answer->add_follow_ups();
+        follow_up->set_prompt(answer->follow_up());
+        follow_up->set_value(std::string(value.get_string()));
+        follow_up->set_date_created_micros(nowMicros());
+        evaluation_.saved(*question, *answer);
+        *response.mutable_answer() = *answer;
+        setAnswers(stored, std::move(stored.answers));
         return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
       });
   if (!found) noSuchResponse();

@@ -4,6 +4,7 @@
 // and answers are the protobuf messages, storage is a ResponsesStore.
 
 #include "feedback/responses/v1/responses.pb.h"
+#include "services/responses/answer_evaluation.h"
 #include "services/responses/intake_form.h"
 #include "services/responses/response_writer.h"
 #include "services/responses/responses_store.h"
@@ -22,11 +23,16 @@ struct Accepted {
 
 class ResponsesService {
  public:
-  // A submission of a started response is counted with `counts`.
-  explicit ResponsesService(LinkCounts& counts) : counts_(counts) {}
+  // A submission of a started response is counted with `counts`; answers are judged by
+  // `evaluator` (AI insights, clarity and follow-ups of dynamic probing).
+  ResponsesService(LinkCounts& counts, const evaluation::Evaluator& evaluator)
+      : counts_(counts), evaluation_(evaluator) {}
 
   Accepted<v1::StartResponseResponse> startResponse(const v1::StartResponseRequest& request);
   v1::SaveAnswerResponse saveAnswer(ResponsesStore& store, const v1::SaveAnswerRequest& request);
+  // NO_FOLLOW_UP_PENDING unless the answer has a follow-up prompt waiting.
+  v1::AnswerFollowUpResponse answerFollowUp(ResponsesStore& store,
+                                            const v1::AnswerFollowUpRequest& request);
   v1::SubmitResponseResponse submitResponse(ResponsesStore& store,
                                             const v1::SubmitResponseRequest& request);
   // Answers with the response's record as the API renders it.
@@ -39,7 +45,12 @@ class ResponsesService {
                                             const v1::CountResponsesRequest& request);
 
  private:
+  // The answers a completed response keeps, built from the rules' verdict; answers that were
+  // saved before keep their uuids and follow-ups.
+  void keepAnswers(const std::vector<questions::KeptAnswer>& kept, StoredResponse& stored) const;
+
   LinkCounts& counts_;
+  AnswerEvaluation evaluation_;
   IntakeForms forms_;
 };
 

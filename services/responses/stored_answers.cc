@@ -6,6 +6,7 @@
 #include "common/core/errors.h"
 #include "common/core/json_text.h"
 #include "common/core/json_writer.h"
+#include "common/core/time.h"
 
 namespace feedback::responses {
 namespace {
@@ -49,6 +50,23 @@ void readAnswer(const boost::json::object& o, rv1::Answer& a) {
     out->set_label(textOf(c, "label"));
     out->set_media_url(textOf(c, "media_url"));
     out->set_media_type(textOf(c, "media_type"));
+  }
+  // Answers to probing questions carry follow_up (null or a prompt) and follow_ups.
+  if (const auto* follow_ups = o.if_contains("follow_ups"); follow_ups && follow_ups->is_array()) {
+    a.set_probed(true);
+    if (const auto* v = o.if_contains("follow_up"); v && v->is_string()) {
+      a.set_follow_up(std::string(v->get_string()));
+    }
+    for (const auto& item : follow_ups->get_array()) {
+      if (!item.is_object()) continue;
+      const auto& f = item.get_object();
+      auto* out = a.add_follow_ups();
+      out->set_prompt(textOf(f, "prompt"));
+      out->set_value(textOf(f, "value"));
+      if (auto at = parseTimestamp(textOf(f, "date_created"))) {
+        out->set_date_created_micros(at->micros);
+      }
+    }
   }
 }
 

@@ -362,7 +362,10 @@ def answers_are_saved_replaced_and_cleared_and_refused_with_details():
     assert ANSWER_FIELDS <= set(a), a
     q = next(x for x in link["questions"] if x["field_key"] == "text_q")
     assert (a["field_key"], a["value"], a["question_uuid"], a["question_text"], a["response_type"],
-            a["ai_insights"]) == ("text_q", "first", q["uuid"], "Comments", "text", {}), a
+            ) == ("text_q", "first", q["uuid"], "Comments", "text"), a
+    # A text answer is evaluated as it is saved (the local evaluator, API-CONTRACT.md section 9).
+    assert a["ai_insights"] == {"sentiment": "neutral", "sentiment_score": 0, "actionable": False,
+                                "key_topics": ["first"], "summary": "first"}, a
     assert stored(st["uuid"])["answers"] == [a]
     b = expect(ws.answer("ans", st, "text_q", "second"), 200)
     assert b["uuid"] == a["uuid"] and b["value"] == "second"

@@ -118,6 +118,29 @@ void saveAnswer(const Stub& responses, const ContextPtr& ctx, Respond respond, F
       [](const rv1::SaveAnswerResponse& r) { return jsonResponse(200, renderAnswer(r.answer())); });
 }
 
+// POST /i/{slug}/responses/{uuid}/answers/{field_key}/follow_ups/
+void answerFollowUp(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
+  JsonFields body(ctx->body, "", {"value"});
+  const auto* value = ctx->body.if_contains("value");
+  if (!value) {
+    throw ApiError(ErrorCode::kValidationError, "'value' is required.", {{"value", "is required"}});
+  }
+  rv1::AnswerFollowUpRequest request;
+  setLink(*request.mutable_link(), *form);
+  request.set_response_uuid(ctx->params.at(1));
+  request.set_token(responseToken(*ctx));
+  request.mutable_answer()->set_field_key(ctx->params.at(2));
+  if (!value->is_null()) request.mutable_answer()->set_value_json(jsonText(*value));
+  callBackend<rv1::AnswerFollowUpResponse>(
+      ctx, std::move(respond), std::move(request),
+      [responses](auto* c, auto* q, auto* r, auto done) {
+        responses->async()->AnswerFollowUp(c, q, r, std::move(done));
+      },
+      [](const rv1::AnswerFollowUpResponse& r) {
+        return jsonResponse(200, renderAnswer(r.answer()));
+      });
+}
+
 // POST /i/{slug}/responses/{uuid}/submit/
 void submitResponse(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
   JsonFields body(ctx->body, "", {"answers"});
@@ -178,6 +201,8 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
              intakeRoute(links, publicRoute(true), calling(startResponse)));
   routes.add(Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
              intakeRoute(links, publicRoute(false, true), calling(saveAnswer)));
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/answers/{field_key}/follow_ups/",
+             intakeRoute(links, publicRoute(true, true), calling(answerFollowUp)));
   routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
              intakeRoute(links, publicRoute(true, true), calling(submitResponse)));
   routes.add(Method::kPost, "/i/{slug}/submit/",

@@ -8,7 +8,9 @@
 #include <boost/json/parse.hpp>
 
 #include <catch2/catch.hpp>
+
 #include <thread>
+#include "services/responses/evaluation/local_evaluator.h"
 
 #include "common/grpc/grpc_kit.h"
 
@@ -81,7 +83,8 @@ v1::CompletedSubmission submission(int link_index, const char* value, const char
 
 struct Server {
   NoCounts counts;
-  feedback::responses::ResponsesService service{counts};
+  const feedback::responses::evaluation::LocalEvaluator evaluator;
+  feedback::responses::ResponsesService service{counts, evaluator};
   LaterWriter writer;
   feedback::PgPool pool{"postgresql://unused", 0, 0};
   feedback::Counters counters;

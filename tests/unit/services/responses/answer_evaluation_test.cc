@@ -1,0 +1,145 @@
+// AI insights on saved and submitted answers, and dynamic probing through the responses rules
+// (API-CONTRACT.md section 9), on the in-memory store.
+#include "services/responses/answer_evaluation.h"
+
+#include "services/responses/pg_responses_store.h"
+
+#include "tests/unit/services/responses/responses_fakes.h"
+
+using namespace responses_test;
+
+namespace {
+
+// The fixture's link with a probing text question "story" and an evaluated voice question
+// "said" whose evaluation is turned off.
+void addProbingQuestions(Fixture& f, const char* evaluator_config) {
+  auto& link = f.change();
+  auto story = question("story", "text");
+  story.set_enable_dynamic_probing(true);
+  story.set_evaluator_config_json(evaluator_config);
+  *link.add_questions() = story;
+  *link.add_questions() = question("said", "voice", R"({"enable_ai_evaluation": false})");
+}
+
+v1::AnswerFollowUpResponse followUp(Fixture& f, const v1::StartResponseResponse& s, const char* key,
+                                    const char* value_json) {
+  v1::AnswerFollowUpRequest r;
+  *r.mutable_link() = f.link;
+  r.set_response_uuid(s.uuid());
+  r.set_token(s.token());
+  r.mutable_answer()->set_field_key(key);
+  r.mutable_answer()->set_value_json(value_json);
+  return f.service.answerFollowUp(f.store, r);
+}
+
+boost::json::object json(const v1::Answer& a) {
+  return boost::json::parse(feedback::api::renderAnswer(a)).as_object();
+}
+
+}  // namespace
+
+TEST_CASE("evaluation: text answers get insights when saved and when submitted", "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, "{}");
+  auto s = f.start();
+  auto saved = f.save(s, "why", R"("The checkout crashed twice. Please fix it!")").answer();
+  auto insights = boost::json::parse(saved.ai_insights_json()).as_object();
+  CHECK(insights.at("sentiment").as_string() == "positive");  // VADER: "Please fix it!"
+  CHECK(insights.at("actionable").as_bool());
+  CHECK(insights.size() == 5);
+  // Not evaluated: other types, and voice with enable_ai_evaluation false.
+  CHECK(f.save(s, "score", "3").answer().ai_insights_json() == "{}");
+  CHECK(f.save(s, "said", R"("I hate it")").answer().ai_insights_json() == "{}");
+  const auto record = f.submit(s).response();
+  const auto answers = byKey(record);
+  CHECK(answers.at("why").ai_insights_json() == saved.ai_insights_json());
+  CHECK(answers.at("score").ai_insights_json() == "{}");
+  // A one-call submission is evaluated too.
+  const auto one = byKey(f.oneShot({{"score", "2"}, {"why", R"("Awful, slow and rude.")"}}));
+  CHECK(boost::json::parse(one.at("why").ai_insights_json()).at("sentiment").as_string() ==
+        "negative");
+}
+
+TEST_CASE("probing: follow-ups while the answer is unclear, up to max_follow_ups", "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, R"({"clarity_threshold": 0.9, "max_follow_ups": 2})");
+  auto s = f.start();
+  auto a = f.save(s, "story", R"("ok")").answer();
+  REQUIRE(a.has_follow_up());
+  const std::string first = a.follow_up();
+  CHECK(json(a).at("follow_ups").as_array().empty());
+  a = followUp(f, s, "story", R"("not sure")").answer();
+  REQUIRE(a.follow_ups_size() == 1);
+  CHECK(a.follow_ups(0).prompt() == first);
+  CHECK(a.follow_ups(0).value() == "not sure");
+  CHECK(a.follow_ups(0).date_created_micros() > 0);
+  REQUIRE(a.has_follow_up());
+  a = followUp(f, s, "story", R"("dunno")").answer();
+  CHECK(a.follow_ups_size() == 2);
+  CHECK_FALSE(a.has_follow_up());  // max_follow_ups reached
+  CHECK(json(a).at("follow_up").is_null());
+  CHECK(failure([&] { followUp(f, s, "story", R"("more")"); }).first ==
+        ErrorCode::kNoFollowUpPending);
+  // The follow-ups are stored with the answer and count for its text.
+  auto stored = byKey(f.store.rows.at(s.uuid()).response);
+  CHECK(stored.at("story").follow_ups_size() == 2);
+  CHECK(responses::answerText(stored.at("story")) == "ok\nnot sure\ndunno");
+  CHECK(responses::searchTextOf(f.store.rows.at(s.uuid())).find("dunno") != std::string::npos);
+  // Submitting keeps them; nothing is pending on a completed response.
+  const auto done = byKey(f.submit(s).response());
+  CHECK(done.at("story").follow_ups_size() == 2);
+  CHECK_FALSE(done.at("story").has_follow_up());
+  CHECK(json(done.at("story")).contains("follow_ups"));
+}
+
+TEST_CASE("probing: a clear answer asks nothing; a new answer starts afresh", "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, R"({"clarity_threshold": 0.6, "max_follow_ups": 1})");
+  auto s = f.start();
+  auto a =
+      f.save(
+           s, "story",
+           R"("The invoice export took 40 minutes yesterday and failed twice with a timeout error, so finance could not close the month.")")
+          .answer();
+  CHECK_FALSE(a.has_follow_up());
+  CHECK(json(a).at("follow_up").is_null());
+  CHECK(failure([&] { followUp(f, s, "story", R"("x")"); }).first == ErrorCode::kNoFollowUpPending);
+  a = f.save(s, "story", R"("meh")").answer();
+  REQUIRE(a.has_follow_up());
+  a = followUp(f, s, "story", R"("bad")").answer();
+  CHECK_FALSE(a.has_follow_up());  // max_follow_ups 1
+  // The same value again keeps its follow-ups; another value drops them.
+  CHECK(f.save(s, "story", R"("meh")").answer().follow_ups_size() == 1);
+  CHECK(f.save(s, "story", R"("meh!")").answer().follow_ups_size() == 0);
+}
+
+TEST_CASE("probing: max_follow_ups 0 never asks; other questions have no probing fields",
+          "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, R"({"clarity_threshold": 1, "max_follow_ups": 0})");
+  auto s = f.start();
+  auto a = f.save(s, "story", R"("ok")").answer();
+  CHECK_FALSE(a.has_follow_up());
+  CHECK(json(a).contains("follow_up"));
+  CHECK_FALSE(json(f.save(s, "why", R"("ok")").answer()).contains("follow_up"));
+  CHECK(failure([&] { followUp(f, s, "why", R"("x")"); }).first == ErrorCode::kNoFollowUpPending);
+}
+
+TEST_CASE("probing: follow-up answers need the token, an open response and text", "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, R"({"clarity_threshold": 0.9})");
+  auto s = f.start();
+  REQUIRE(f.save(s, "story", R"("ok")").answer().has_follow_up());
+  auto wrong = s;
+  wrong.set_token("nope");
+  CHECK(failure([&] { followUp(f, wrong, "story", R"("x")"); }).first == ErrorCode::kNotFound);
+  CHECK(failure([&] { followUp(f, s, "nosuch", R"("x")"); }).first == ErrorCode::kNotFound);
+  auto bad = failure([&] { followUp(f, s, "story", "42"); });
+  CHECK(bad.first == ErrorCode::kInvalidAnswer);
+  CHECK(bad.second == std::set<std::string>{"story"});
+  CHECK(failure([&] { followUp(f, s, "story", R"("   ")"); }).first == ErrorCode::kInvalidAnswer);
+  CHECK(failure([&] { followUp(f, s, "story", ""); }).first == ErrorCode::kInvalidAnswer);
+  f.submit(s);
+  CHECK(failure([&] { followUp(f, s, "story", R"("late")"); }).first ==
+        ErrorCode::kResponseAlreadySubmitted);
+}

@@ -1,0 +1,260 @@
+#pragma once
+// The responses rules' test bench: an in-memory store and count publisher, a link with
+// questions of several types, and calls as the gRPC adapter makes them.
+
+#include <boost/json/parse.hpp>
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "common/api/response_json.h"
+#include "common/core/crypto.h"
+#include "common/core/errors.h"
+#include "services/responses/evaluation/local_evaluator.h"
+#include "services/responses/responses_service.h"
+#include "services/responses/stored_answers.h"
+
+namespace responses_test {
+
+namespace responses = feedback::responses;
+namespace v1 = feedback::responses::v1;
+namespace lv1 = feedback::links::v1;
+using feedback::ApiError;
+using feedback::ErrorCode;
+
+inline constexpr const char* kWorkspace = "6f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60";
+inline constexpr const char* kLink = "0e0e0e0e-1111-4222-8333-444455556666";
+
+// Responses in memory. An update works on a copy that is kept only when `apply` returns, as a
+// transaction would.
+class FakeStore final : public responses::ResponsesStore {
+ public:
+  std::map<std::string, responses::StoredResponse> rows;
+  std::vector<responses::OutboxEvent> outbox;
+  std::map<std::string, int64_t> completed;  // by link
+  std::vector<responses::Ordering> orderings_asked;
+
+  void insertResponses(const std::vector<const responses::NewResponse*>& batch) override {
+    for (const auto* n : batch) {
+      const auto& r = n->stored;
+      rows[r.response.uuid()] = r;
+      outbox.insert(outbox.end(), n->events.begin(), n->events.end());
+      if (r.response.status() == "completed") ++completed[r.response.link_uuid()];
+    }
+  }
+  bool updateResponse(
+      const std::string& ws, const std::string& uuid,
+      const std::function<std::optional<Change>(responses::StoredResponse&)>& apply) override {
+    auto it = rows.find(uuid);
+    if (it == rows.end() || it->second.workspace_uuid != ws) return false;
+    responses::StoredResponse copy = it->second;
+    auto change = apply(copy);
+    if (!change) return true;
+    it->second = copy;
+    outbox.insert(outbox.end(), change->events.begin(), change->events.end());
+    if (change->completes) ++completed[copy.response.link_uuid()];
+    return true;
+  }
+  std::optional<responses::StoredResponse> findResponse(const std::string& ws,
+                                                        const std::string& uuid) override {
+    auto it = rows.find(uuid);
+    if (it == rows.end() || it->second.workspace_uuid != ws) return std::nullopt;
+    return it->second;
+  }
+  std::vector<v1::Response> matching(const responses::ResponseFilter& f) {
+    std::vector<v1::Response> out;
+    for (const auto& [_, r] : rows) {
+      if (r.workspace_uuid != f.workspace_uuid) continue;
+      if (!f.link_uuid.empty() && r.response.link_uuid() != f.link_uuid) continue;
+      bool done = r.response.status() == "completed";
+      if (f.status == responses::StatusFilter::kCompleted && !done) continue;
+      if (f.status == responses::StatusFilter::kInProgress && done) continue;
+      out.push_back(r.response);
+    }
+    return out;
+  }
+  int64_t countResponses(const responses::ResponseFilter& f) override {
+    return static_cast<int64_t>(matching(f).size());
+  }
+  std::vector<v1::Response> listResponses(const responses::ResponseFilter& f, responses::Ordering o,
+                                          int64_t offset, int limit) override {
+    orderings_asked.push_back(o);
+    auto all = matching(f);
+    bool ascending = o == responses::Ordering::kSubmittedAsc;
+    std::sort(all.begin(), all.end(), [ascending](const v1::Response& a, const v1::Response& b) {
+      auto ka = std::make_pair(a.submitted_at_micros(), a.uuid());
+      auto kb = std::make_pair(b.submitted_at_micros(), b.uuid());
+      return ascending ? ka < kb : kb < ka;
+    });
+    std::vector<v1::Response> page;
+    for (int64_t i = offset; i < static_cast<int64_t>(all.size()) && i < offset + limit; ++i) {
+      page.push_back(all[static_cast<std::size_t>(i)]);
+    }
+    return page;
+  }
+  CountedPage listCounted(const responses::ResponseFilter& f, responses::Ordering o, int64_t offset,
+                          int limit) override {
+    ++counted_pages;
+    return {countResponses(f), listResponses(f, o, offset, limit)};
+  }
+  int counted_pages = 0;
+  std::map<std::string, int64_t> completedCounts(const std::string&,
+                                                 const std::vector<std::string>& links) override {
+    std::map<std::string, int64_t> out;
+    for (const auto& l : links) {
+      if (completed.count(l)) out[l] = completed[l];
+    }
+    return out;
+  }
+};
+
+// Records the count protocol: begun, then settled with a count (committed) or without.
+class FakeCounts final : public responses::LinkCounts {
+ public:
+  bool unavailable = false;
+  std::vector<std::string> begun;                          // every submission's name
+  std::multiset<std::string> pending;                      // begun and not settled
+  std::vector<std::pair<std::string, int64_t>> published;  // settled with a count
+  int released = 0;                                        // settled without one
+  int settled_unbegun = 0;
+  void begin(const std::string&, const std::vector<std::string>& ids) override {
+    if (unavailable) throw ApiError(ErrorCode::kServiceUnavailable);
+    begun.insert(begun.end(), ids.begin(), ids.end());
+    pending.insert(ids.begin(), ids.end());
+  }
+  void settle(const std::string& link, std::optional<responses::CountRead> count,
+              const std::vector<std::string>& ids) override {
+    if (count) {
+      published.emplace_back(link, count->completed);
+    } else {
+      released += static_cast<int>(ids.size());
+    }
+    for (const auto& id : ids) {
+      auto it = pending.find(id);
+      if (it == pending.end()) {
+        ++settled_unbegun;
+      } else {
+        pending.erase(it);
+      }
+    }
+  }
+  int open() const { return static_cast<int>(pending.size()) + settled_unbegun; }
+};
+
+inline lv1::Question question(const char* key, const char* type, const char* configuration = "{}",
+                              const char* condition = "{}", bool required = false) {
+  lv1::Question q;
+  q.set_uuid(std::string("00000000-0000-4000-8000-") + std::string(12 - std::strlen(key), '0') +
+             key);
+  q.set_field_key(key);
+  q.set_prompt(std::string("Prompt of ") + key);
+  q.set_response_type(type);
+  q.set_configuration_json(configuration);
+  q.set_condition_json(condition);
+  q.set_required(required);
+  q.set_fallback_to_text(true);
+  return q;
+}
+
+struct Fixture {
+  FakeStore store;
+  FakeCounts publisher;
+  responses::DirectResponseWriter writer{store, publisher};
+  const responses::evaluation::LocalEvaluator evaluator;
+  responses::ResponsesService service{publisher, evaluator};
+  v1::IntakeLink link;
+
+  Fixture() {
+    link.set_workspace_uuid(kWorkspace);
+    auto* l = link.mutable_link();
+    l->set_uuid(kLink);
+    l->set_name("Survey");
+    l->set_slug("survey");
+    l->set_status("active");
+    l->set_version(1);
+    *l->add_questions() = question("score", "rating", R"({"scale_type": "nps"})");
+    *l->add_questions() = question(
+        "why", "text", "{}", R"({"field": "score", "operator": "less_than", "value": 7})", true);
+    *l->add_questions() = question("card", "image_choice",
+                                   R"({"cards": [{"id": "c1", "label": "Cat",
+                                       "media_url": "https://e.com/c.png", "media_type": "image"}]})");
+    *l->add_questions() = question("twice", "calculated", R"({"formula": "score * 2"})");
+  }
+
+  // The link, to change: its version is raised, as the links service does with every change.
+  feedback::links::v1::Link& change() {
+    link.mutable_link()->set_version(link.link().version() + 1);
+    return *link.mutable_link();
+  }
+
+  v1::StartResponseResponse start(std::optional<std::string> email = std::nullopt) {
+    v1::StartResponseRequest r;
+    *r.mutable_link() = link;
+    if (email) r.set_respondent_email(*email);
+    return stored(service.startResponse(r));
+  }
+  v1::SaveAnswerResponse save(const v1::StartResponseResponse& s, const char* key,
+                              const char* value_json, std::string token = {}) {
+    v1::SaveAnswerRequest r;
+    *r.mutable_link() = link;
+    r.set_response_uuid(s.uuid());
+    r.set_token(token.empty() ? s.token() : token);
+    r.mutable_answer()->set_field_key(key);
+    r.mutable_answer()->set_value_json(value_json);
+    return service.saveAnswer(store, r);
+  }
+  v1::SubmitResponseResponse submit(const v1::StartResponseResponse& s,
+                                    std::map<std::string, std::string> answers = {}) {
+    v1::SubmitResponseRequest r;
+    *r.mutable_link() = link;
+    r.set_response_uuid(s.uuid());
+    r.set_token(s.token());
+    for (const auto& [k, v] : answers) {
+      auto* a = r.add_answers();
+      a->set_field_key(k);
+      a->set_value_json(v);
+    }
+    return service.submitResponse(store, r);
+  }
+  // The stored response; checks that the answer is its record.
+  v1::Response oneShot(std::map<std::string, std::string> answers) {
+    v1::CompletedSubmission r;
+    for (const auto& [k, v] : answers) {
+      auto* a = r.add_answers();
+      a->set_field_key(k);
+      a->set_value_json(v);
+    }
+    const std::string record = stored(service.createCompletedResponse(link, r));
+    const auto uuid = boost::json::parse(record).at("uuid").as_string();
+    const auto& row = store.rows.at(std::string(uuid));
+    CHECK(record == feedback::api::renderResponse(row.response));
+    return row.response;
+  }
+  // What the service answers once the writer has stored what it accepted.
+  template <class Answer>
+  Answer stored(responses::Accepted<Answer> accepted) {
+    writer.writeNow(std::move(accepted.write));
+    return std::move(accepted.answer);
+  }
+};
+
+template <class F>
+std::pair<ErrorCode, std::set<std::string>> failure(F f) {
+  try {
+    f();
+  } catch (const ApiError& e) {
+    std::set<std::string> keys;
+    for (const auto& [k, _] : e.details()) keys.insert(k);
+    return {e.code(), keys};
+  }
+  return {ErrorCode::kInternalError, {}};
+}
+
+inline std::map<std::string, v1::Answer> byKey(const v1::Response& r) {
+  std::map<std::string, v1::Answer> out;
+  for (const auto& a : responses::parseAnswers(r.answers_json())) out[a.field_key()] = a;
+  return out;
+}
+
+}  // namespace responses_test
