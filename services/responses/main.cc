@@ -6,6 +6,7 @@
 
 #include "common/service/service_runner.h"
 #include "services/responses/evaluation/local_evaluator.h"
+#include "services/responses/facts_backfill.h"
 #include "services/responses/pg_responses_store.h"
 #include "services/responses/redis_link_counts.h"
 #include "services/responses/responses_grpc.h"
@@ -36,6 +37,7 @@ int main() {
           merger.emplace(r.basics.database_url, r.counters,
                          std::chrono::milliseconds(merge_search_index_ms));
         }
+        responses::FactsBackfill backfill(r.basics.database_url, r.counters);
         const responses::evaluation::LocalEvaluator evaluator;
         responses::ResponsesService service(link_counts, evaluator);
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);

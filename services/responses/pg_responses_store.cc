@@ -9,6 +9,7 @@
 #include "services/responses/response_columns.h"
 #include "services/responses/response_queries.h"
 #include "services/responses/stored_answers.h"
+#include "services/responses/summary_facts.h"
 
 namespace feedback::responses {
 namespace {
@@ -26,9 +27,10 @@ constexpr const char* kInsertResponses = "responses_insert_responses";
 constexpr const char* kInsertResponsesSql =
     "WITH given AS ("
     "  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[],"
-    "    $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[])"
+    "    $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[],"
+    "    $19::text[])"
     "  AS g (uuid, workspace_uuid, link_uuid, session_id, token_hash, status,"
-    "    respondent_email, answers, search_text, started, submitted)),"
+    "    respondent_email, answers, search_text, started, submitted, facts)),"
     " response AS ("
     "  INSERT INTO responses.responses (uuid, workspace_uuid, link_uuid, session_id, token_hash,"
     "    status, respondent_email, answers, search_text, started_at, submitted_at, sort_at)"
@@ -40,6 +42,11 @@ constexpr const char* kInsertResponsesSql =
     "    payload)"
     "  SELECT * FROM unnest($12::uuid[], $13::text[], $14::uuid[], $15::uuid[], $16::uuid[],"
     "    $17::text[])),"
+    " facts AS ("
+    "  INSERT INTO responses.response_facts (response_uuid, workspace_uuid, link_uuid,"
+    "    submitted_at, facts)"
+    "  SELECT uuid, workspace_uuid, link_uuid, " FROM_MICROS("submitted") ", facts FROM given"
+    "  WHERE submitted IS NOT NULL),"
     " counted AS ("
     "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
     "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted) FROM given"
@@ -76,13 +83,44 @@ constexpr const char* kSaveResponseSql =
               "    completed)"
               "  SELECT saved.link_uuid, $9, saved.workspace_uuid, 0, 1 FROM saved WHERE $10"
               "  ON CONFLICT (link_uuid, shard) DO UPDATE"
-              "    SET completed = link_counts.completed + 1)"
+              "    SET completed = link_counts.completed + 1),"
+              // A completed response's facts, written when it completes (and rewritten when its
+              // answers change later, as when insights arrive).
+              " facts AS ("
+              "  INSERT INTO responses.response_facts (response_uuid, workspace_uuid, link_uuid,"
+              "    submitted_at, facts)"
+              "  SELECT $1, saved.workspace_uuid, saved.link_uuid, " FROM_MICROS("$5") ", $11::text"
+              "  FROM saved WHERE $11::text IS NOT NULL"
+              "  ON CONFLICT (response_uuid) DO UPDATE SET facts = EXCLUDED.facts)"
               " SELECT 1";
 
 constexpr const char* kCompletedCounts = "responses_completed_counts";
 constexpr const char* kCompletedCountsSql =
     "SELECT link_uuid::text, sum(completed)::bigint FROM responses.link_counts "
     "WHERE workspace_uuid = $1 AND link_uuid = ANY($2::uuid[]) GROUP BY link_uuid";
+
+// A batch of a link's summary facts after (submitted_at, response_uuid), in the index's order;
+// bounds are inclusive, NULL for none.
+constexpr int kSummaryBatch = 50000;
+constexpr const char* kSummaryFacts = "responses_summary_facts";
+constexpr const char* kSummaryFactsSql =
+    "SELECT facts, " MICROS("submitted_at") ", response_uuid::text"
+    " FROM responses.response_facts"
+    " WHERE link_uuid = $1 AND workspace_uuid = $2"
+    "   AND (submitted_at, response_uuid) > (" FROM_MICROS("$3") ", $4::uuid)"
+    "   AND ($5::bigint IS NULL OR submitted_at <= " FROM_MICROS("$5") ")"
+    " ORDER BY submitted_at, response_uuid LIMIT $6";
+
+// Every response of a link within the bounds: the counts' rows when there are none, else the
+// responses themselves (their time as lists bound it: the submission's, else the start's).
+constexpr const char* kStartedCount = "responses_started_count";
+constexpr const char* kStartedCountSql =
+    "SELECT CASE WHEN $3::bigint IS NULL AND $4::bigint IS NULL THEN"
+    "  (SELECT coalesce(sum(started), 0) FROM responses.link_counts"
+    "   WHERE link_uuid = $2 AND workspace_uuid = $1)"
+    " ELSE (SELECT count(*) FROM responses.responses WHERE workspace_uuid = $1"
+    "   AND link_uuid = $2 AND ($3::bigint IS NULL OR sort_at >= " FROM_MICROS("$3") ")"
+    "   AND ($4::bigint IS NULL OR sort_at <= " FROM_MICROS("$4") ")) END::bigint";
 
 constexpr const char* kMergeSearchIndex = "responses_merge_search_index";
 constexpr const char* kMergeSearchIndexSql =
@@ -158,6 +196,8 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.prepare(kSelectResponse, kSelectResponseSql);
   c.prepare(kSaveResponse, kSaveResponseSql);
   c.prepare(kCompletedCounts, kCompletedCountsSql);
+  c.prepare(kSummaryFacts, kSummaryFactsSql);
+  c.prepare(kStartedCount, kStartedCountSql);
   prepareQueries(c);
 }
 
@@ -171,7 +211,7 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
   using E = PgArray::Element;
   PgArray uuid(E::kUuid), workspace(E::kUuid), link(E::kUuid), session(E::kText),
       token_hash(E::kText), status(E::kText), email(E::kText), answers(E::kText), search(E::kText),
-      started(E::kBigint), submitted(E::kBigint);
+      started(E::kBigint), submitted(E::kBigint), facts(E::kText);
   PgArray event_id(E::kUuid), event_type(E::kText), event_workspace(E::kUuid), event_link(E::kUuid),
       event_response(E::kUuid), payload(E::kText);
   for (const auto* r : responses) {
@@ -193,6 +233,7 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     }
     answers.add(response.answers_json());
     search.add(searchTextOf(stored));
+    facts.add(response.submitted_at_micros() != 0 ? summaryFacts(stored.answers) : std::string());
     started.add(response.started_at_micros());
     if (response.submitted_at_micros() != 0) {
       submitted.add(response.submitted_at_micros());
@@ -213,7 +254,7 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
                    token_hash.param(), status.param(), email.param(), answers.param(),
                    search.param(), started.param(), submitted.param(), event_id.param(),
                    event_type.param(), event_workspace.param(), event_link.param(),
-                   event_response.param(), payload.param(), countShard());
+                   event_response.param(), payload.param(), countShard(), facts.param());
 }
 
 bool PgResponsesStore::updateResponse(
@@ -230,11 +271,13 @@ bool PgResponsesStore::updateResponse(
   }
   const auto& r = stored.response;
   const OutboxEvent* event = change->events.empty() ? nullptr : &change->events[0];
+  const bool completed = r.submitted_at_micros() != 0;
   const std::string submitted = std::to_string(r.submitted_at_micros());
+  const std::string facts = completed ? summaryFacts(stored.answers) : std::string();
   tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), r.answers_json(), searchTextOf(stored),
-                   optional(r.submitted_at_micros() != 0, submitted),
-                   event ? event->event_id.c_str() : nullptr, event ? event->type.c_str() : nullptr,
-                   event ? event->payload.c_str() : nullptr, countShard(), change->completes);
+                   optional(completed, submitted), event ? event->event_id.c_str() : nullptr,
+                   event ? event->type.c_str() : nullptr, event ? event->payload.c_str() : nullptr,
+                   countShard(), change->completes, optional(completed, facts));
   tx.commit();
   return true;
 }
@@ -291,6 +334,47 @@ std::map<std::string, int64_t> PgResponsesStore::completedCounts(
 int64_t PgResponsesStore::mergeSearchIndex() {
   pqxx::nontransaction tx(connection_);
   return tx.exec_prepared1(kMergeSearchIndex)[0].as<int64_t>();
+}
+
+}  // namespace feedback::responses
+
+namespace feedback::responses {
+
+void PgResponsesStore::forEachSummaryFacts(const std::string& workspace_uuid,
+                                           const std::string& link_uuid,
+                                           std::optional<int64_t> since,
+                                           std::optional<int64_t> until,
+                                           const std::function<void(std::string_view)>& each) {
+  // One snapshot for every batch, so that a response submitted meanwhile is counted in none
+  // rather than in a later batch only.
+  pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> tx(connection_);
+  // Strictly after the key: the first batch starts just before `since`.
+  constexpr int64_t kYearOne = -62135596800000000;  // before any submission
+  std::string after_micros = std::to_string(since ? *since - 1 : kYearOne);
+  std::string after_uuid = "ffffffff-ffff-ffff-ffff-ffffffffffff";
+  const std::string until_text = until ? std::to_string(*until) : std::string();
+  while (true) {
+    auto rows = tx.exec_prepared(kSummaryFacts, link_uuid, workspace_uuid, after_micros, after_uuid,
+                                 optional(until.has_value(), until_text), kSummaryBatch);
+    for (const auto& row : rows) each(std::string_view(row[0].c_str(), row[0].size()));
+    if (rows.size() < static_cast<std::size_t>(kSummaryBatch)) break;
+    after_micros = rows.back()[1].c_str();
+    after_uuid = rows.back()[2].c_str();
+  }
+  tx.commit();
+}
+
+int64_t PgResponsesStore::startedCount(const std::string& workspace_uuid,
+                                       const std::string& link_uuid, std::optional<int64_t> since,
+                                       std::optional<int64_t> until) {
+  pqxx::nontransaction tx(connection_);
+  const std::string since_text = since ? std::to_string(*since) : std::string();
+  const std::string until_text = until ? std::to_string(*until) : std::string();
+  return tx
+      .exec_prepared1(kStartedCount, workspace_uuid, link_uuid,
+                      optional(since.has_value(), since_text),
+                      optional(until.has_value(), until_text))[0]
+      .as<int64_t>();
 }
 
 }  // namespace feedback::responses

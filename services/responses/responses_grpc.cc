@@ -134,4 +134,11 @@ grpc::ServerUnaryReactor* ResponsesGrpc::CountResponses(grpc::CallbackServerCont
                                                &ResponsesService::countResponses, q, r);
 }
 
+grpc::ServerUnaryReactor* ResponsesGrpc::GetLinkSummary(grpc::CallbackServerContext* c,
+                                                        const v1::GetLinkSummaryRequest* q,
+                                                        v1::GetLinkSummaryResponse* r) {
+  return service::callOnPool<PgResponsesStore>(c, pool_, counters_, "GetLinkSummary", service_,
+                                               &ResponsesService::linkSummary, q, r);
+}
+
 }  // namespace feedback::responses

@@ -39,6 +39,9 @@ class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
   grpc::ServerUnaryReactor* CountResponses(grpc::CallbackServerContext* context,
                                            const v1::CountResponsesRequest* request,
                                            v1::CountResponsesResponse* response) override;
+  grpc::ServerUnaryReactor* GetLinkSummary(grpc::CallbackServerContext* context,
+                                           const v1::GetLinkSummaryRequest* request,
+                                           v1::GetLinkSummaryResponse* response) override;
 
  private:
   ResponsesService& service_;

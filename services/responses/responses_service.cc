@@ -15,6 +15,7 @@
 #include "common/questions/answer_rules.h"
 #include "services/responses/events.h"
 #include "services/responses/intake_form.h"
+#include "services/responses/link_summary.h"
 #include "services/responses/stored_answers.h"
 
 namespace feedback::responses {
@@ -442,6 +443,24 @@ v1::CountResponsesResponse ResponsesService::countResponses(
   auto counts = store.completedCounts(request.caller().workspace().uuid(), links);
   v1::CountResponsesResponse response;
   for (const auto& uuid : links) (*response.mutable_completed())[uuid] = counts[uuid];
+  return response;
+}
+
+v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
+                                                         const v1::GetLinkSummaryRequest& request) {
+  requireUuid(request.link_uuid(), "link_uuid");
+  const std::string& workspace = request.caller().workspace().uuid();
+  std::optional<int64_t> since, until;
+  if (request.has_since_micros()) since = request.since_micros();
+  if (request.has_until_micros()) until = request.until_micros();
+  LinkSummary summary(questionsOfDocument(request.link_json()));
+  store.forEachSummaryFacts(workspace, request.link_uuid(), since, until,
+                            [&summary](std::string_view facts) { summary.add(facts); });
+  // Read after the facts: a response completed in between is started, never the reverse.
+  const int64_t started = std::max(store.startedCount(workspace, request.link_uuid(), since, until),
+                                   summary.responses());
+  v1::GetLinkSummaryResponse response;
+  response.set_summary_json(summary.json(request.link_uuid(), started));
   return response;
 }
 

@@ -43,6 +43,8 @@ class ResponsesService {
   v1::GetResponseResponse getResponse(ResponsesStore& store, const v1::GetResponseRequest& request);
   v1::CountResponsesResponse countResponses(ResponsesStore& store,
                                             const v1::CountResponsesRequest& request);
+  v1::GetLinkSummaryResponse linkSummary(ResponsesStore& store,
+                                         const v1::GetLinkSummaryRequest& request);
 
  private:
   // The answers a completed response keeps, built from the rules' verdict; answers that were

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "feedback/responses/v1/responses.pb.h"
@@ -85,6 +86,15 @@ class ResponsesStore {
   };
   virtual CountedPage listCounted(const ResponseFilter& filter, Ordering ordering, int64_t offset,
                                   int limit) = 0;
+  // The summary facts (summary_facts.h) of the link's completed responses submitted within
+  // the inclusive bounds, each given to `each`, read in batches in one snapshot.
+  virtual void forEachSummaryFacts(const std::string& workspace_uuid, const std::string& link_uuid,
+                                   std::optional<int64_t> since, std::optional<int64_t> until,
+                                   const std::function<void(std::string_view)>& each) = 0;
+  // The link's responses, completed or not, whose time (the submission's, else the start's)
+  // is within the inclusive bounds.
+  virtual int64_t startedCount(const std::string& workspace_uuid, const std::string& link_uuid,
+                               std::optional<int64_t> since, std::optional<int64_t> until) = 0;
   // Completed responses of each link of the workspace (links without any are absent).
   virtual std::map<std::string, int64_t> completedCounts(
       const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) = 0;

@@ -83,3 +83,82 @@ def probing_asks_follow_ups_until_max_and_keeps_them_with_the_answer():
     assert [r["uuid"] for r in found["results"]] == [st["uuid"]]
     expect(ws.intake("POST", path, token=st["token"], json={"value": "late"}), 409,
            "RESPONSE_ALREADY_SUBMITTED")
+
+
+SUMMARY_QUESTIONS = [
+    {"prompt": "NPS", "type": "rating", "field_key": "nps", "configuration": {"scale_type": "nps"}},
+    {"prompt": "Stars", "type": "rating", "field_key": "stars", "configuration": {"max_value": 5}},
+    {"prompt": "Plan", "type": "multiple_choice", "field_key": "plan",
+     "configuration": {"options": ["basic", "pro"], "allow_multiple": True}},
+    {"prompt": "Seats", "type": "number", "field_key": "seats"},
+    {"prompt": "Comment", "type": "text", "field_key": "comment"}]
+
+
+def _summary(ws, link, query=""):
+    return expect(ws.call("GET", f"links/{link['uuid']}/summary/{query}"), 200)
+
+
+def _stats(summary, key):
+    return next(q for q in summary["questions"] if q["field_key"] == key)
+
+
+@test
+def the_summary_of_known_answers_is_exact():
+    ws = Workspace()
+    link = ws.link(slug="sum", questions=SUMMARY_QUESTIONS)
+    rows = [{"nps": 10, "stars": 5, "plan": ["pro"], "seats": 4, "comment": "Love it!"},
+            {"nps": 9, "stars": 3, "plan": ["pro", "basic"], "seats": 10},
+            {"nps": 7, "stars": 2, "seats": 1, "comment": "The export is broken, please fix it."},
+            {"nps": 3, "plan": ["basic"], "comment": "Terrible support."},
+            {"nps": 0, "stars": 5}]
+    recs = [ws.complete("sum", row) for row in rows]
+    ws.start("sum")  # one more started, never completed
+    s = _summary(ws, link)
+    assert (s["link_uuid"], s["response_count"], s["started_count"]) == (link["uuid"], 5, 6), s
+    assert abs(s["completion_rate"] - 5 / 6) < 1e-9, s
+    nps = _stats(s, "nps")
+    assert nps["answered"] == 5
+    assert nps["stats"]["nps"] == 0 and (nps["stats"]["promoters"], nps["stats"]["passives"],
+                                         nps["stats"]["detractors"]) == (2, 1, 2), nps
+    assert nps["stats"]["distribution"]["10"] == 1 and len(nps["stats"]["distribution"]) == 11
+    stars = _stats(s, "stars")["stats"]
+    assert stars["average"] == 3.75 and stars["distribution"] == {"1": 0, "2": 1, "3": 1, "4": 0,
+                                                                  "5": 2}, stars
+    assert _stats(s, "plan")["stats"] == {"counts": {"basic": 2, "pro": 2}}
+    assert _stats(s, "seats")["stats"] == {"min": 1, "max": 10, "mean": 5, "median": 4}
+    text = _stats(s, "comment")
+    assert text["answered"] == 3 and text["stats"]["sentiment"] == {"positive": 1, "neutral": 0,
+                                                                   "negative": 2}, text
+    assert text["stats"]["actionable"] == 1, text
+    # Bounds on submitted_at, inclusive.
+    first, last = recs[0]["submitted_at"], recs[-1]["submitted_at"]
+    assert _summary(ws, link, f"?since={last}")["response_count"] == 1
+    assert _summary(ws, link, f"?until={first}")["response_count"] == 1
+    expect(ws.call("GET", f"links/{link['uuid']}/summary/?since=yesterday"), 400, "VALIDATION_ERROR")
+    # Other workspaces, scopes, unknown links.
+    expect(Workspace().call("GET", f"links/{link['uuid']}/summary/"), 404, None)
+    links_only = ws.token(["links:read"])["key"]
+    expect(harness.request("GET", f"/v1/links/{link['uuid']}/summary/", key=links_only), 403,
+           "INSUFFICIENT_SCOPE")
+    expect(ws.call("GET", "links/00000000-0000-4000-8000-000000000000/summary/"), 404, None)
+
+
+@test
+def responses_completed_before_summaries_get_their_facts_at_start_up():
+    ws = Workspace()
+    link = ws.link(slug="old", questions=SUMMARY_QUESTIONS)
+    recs = [ws.complete("old", {"nps": 10, "seats": 3}), ws.complete("old", {"nps": 0, "seats": 5})]
+    # As a database from before migration 003 has them: completed responses without facts.
+    harness.sql(f"DELETE FROM responses.response_facts WHERE link_uuid = '{link['uuid']}'")
+    harness.sql("UPDATE responses.backfills SET done = false WHERE name = 'response_facts'")
+    assert _summary(ws, link)["response_count"] == 0
+    harness.stack("stop-service", "responses")
+    harness.stack("start-service", "responses")
+    harness.wait_until(lambda: harness.sql(
+        "SELECT done FROM responses.backfills WHERE name = 'response_facts'")[0][0] == "t",
+        30, "the backfill done")
+    s = _summary(ws, link)
+    assert s["response_count"] == 2 and _stats(s, "nps")["stats"]["nps"] == 0, s
+    assert _stats(s, "seats")["stats"]["median"] == 4
+    assert {r["uuid"] for r in recs} == {x[0] for x in harness.sql(
+        f"SELECT response_uuid FROM responses.response_facts WHERE link_uuid = '{link['uuid']}'")}

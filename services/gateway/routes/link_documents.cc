@@ -77,6 +77,11 @@ void LinkDocuments::require(const ContextPtr& ctx, const std::string& link_uuid,
       std::move(respond));
 }
 
+void LinkDocuments::document(const ContextPtr& ctx, const std::string& link_uuid,
+                             const std::optional<RedisReply>& read, Found then, Respond respond) {
+  find(ctx, link_uuid, part(read, ReadPart::kVersion), std::move(then), std::move(respond));
+}
+
 void LinkDocuments::find(const ContextPtr& ctx, const std::string& link_uuid,
                          const std::optional<RedisReply>& version_reply, Found then,
                          Respond respond) {

@@ -39,9 +39,12 @@ class LinkDocuments {
   // error. `read` is the answer to prefetch().
   void require(const ContextPtr& ctx, const std::string& link_uuid,
                const std::optional<RedisReply>& read, std::function<void()> then, Respond respond);
+  // As require(), giving `then` the link's document (its count a placeholder).
+  using Found = std::function<void(std::shared_ptr<const LinkDocument>)>;
+  void document(const ContextPtr& ctx, const std::string& link_uuid,
+                const std::optional<RedisReply>& read, Found then, Respond respond);
 
  private:
-  using Found = std::function<void(std::shared_ptr<const LinkDocument>)>;
   void find(const ContextPtr& ctx, const std::string& link_uuid,
             const std::optional<RedisReply>& version, Found then, Respond respond);
 

@@ -178,6 +178,25 @@ void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
       });
 }
 
+// GET /v1/links/{uuid}/summary/: the service summarises the link's questions as its document
+// has them now.
+void summary(const Stub& responses, const ContextPtr& ctx, Respond respond,
+             const LinkDocument& document) {
+  rv1::GetLinkSummaryRequest request;
+  *request.mutable_caller() = ctx->caller;
+  request.set_link_uuid(ctx->params.at(0));
+  request.set_link_json(document.withCount(0));
+  Query query(ctx->request.query());
+  if (auto since = timeBound(query, "since", false)) request.set_since_micros(*since);
+  if (auto until = timeBound(query, "until", true)) request.set_until_micros(*until);
+  callBackend<rv1::GetLinkSummaryResponse>(
+      ctx, std::move(respond), std::move(request),
+      [responses](auto* c, auto* q, auto* r, auto done) {
+        responses->async()->GetLinkSummary(c, q, r, std::move(done));
+      },
+      [](const rv1::GetLinkSummaryResponse& r) { return jsonResponse(200, r.summary_json()); });
+}
+
 // The link's version, read with the API key so that its existence is usually known from the
 // gateway's link cache.
 Prefetch linkVersion() {
@@ -211,6 +230,18 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                     ctx, ctx->params.at(0), ctx->prefetchedAt(0),
                     [responses, ctx, respond] {
                       detail(responses, ctx, respond, ctx->params.at(0), ctx->params.at(1));
+                    },
+                    respond);
+              },
+              linkVersion()});
+
+  routes.add(Method::kGet, "/v1/links/{uuid}/summary/",
+             {withKey(scopes::kResponsesRead),
+              [responses, &documents](const ContextPtr& ctx, Respond respond) {
+                documents.document(
+                    ctx, ctx->params.at(0), ctx->prefetchedAt(0),
+                    [responses, ctx, respond](std::shared_ptr<const LinkDocument> doc) {
+                      summary(responses, ctx, respond, *doc);
                     },
                     respond);
               },

@@ -47,6 +47,13 @@ class FakeStore final : public responses::ResponsesStore {
     for (const auto& l : links) out[l] = 100;
     return out;
   }
+  void forEachSummaryFacts(const std::string&, const std::string&, std::optional<int64_t>,
+                           std::optional<int64_t>,
+                           const std::function<void(std::string_view)>&) override {}
+  int64_t startedCount(const std::string&, const std::string&, std::optional<int64_t>,
+                       std::optional<int64_t>) override {
+    return 0;
+  }
 };
 
 class FakeCounts final : public responses::LinkCounts {

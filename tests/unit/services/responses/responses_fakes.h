@@ -14,6 +14,7 @@
 #include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/responses_service.h"
 #include "services/responses/stored_answers.h"
+#include "services/responses/summary_facts.h"
 
 namespace responses_test {
 
@@ -55,6 +56,30 @@ class FakeStore final : public responses::ResponsesStore {
     outbox.insert(outbox.end(), change->events.begin(), change->events.end());
     if (change->completes) ++completed[copy.response.link_uuid()];
     return true;
+  }
+  void forEachSummaryFacts(const std::string& ws, const std::string& link,
+                           std::optional<int64_t> since, std::optional<int64_t> until,
+                           const std::function<void(std::string_view)>& each) override {
+    for (const auto& [uuid, r] : rows) {
+      const auto& resp = r.response;
+      const int64_t at = resp.submitted_at_micros();
+      if (r.workspace_uuid != ws || resp.link_uuid() != link || at == 0) continue;
+      if ((since && at < *since) || (until && at > *until)) continue;
+      each(responses::summaryFacts(responses::parseAnswers(resp.answers_json())));
+    }
+  }
+  int64_t startedCount(const std::string& ws, const std::string& link, std::optional<int64_t> since,
+                       std::optional<int64_t> until) override {
+    int64_t n = 0;
+    for (const auto& [uuid, r] : rows) {
+      const auto& resp = r.response;
+      const int64_t at =
+          resp.submitted_at_micros() ? resp.submitted_at_micros() : resp.started_at_micros();
+      if (r.workspace_uuid != ws || resp.link_uuid() != link) continue;
+      if ((since && at < *since) || (until && at > *until)) continue;
+      ++n;
+    }
+    return n;
   }
   std::optional<responses::StoredResponse> findResponse(const std::string& ws,
                                                         const std::string& uuid) override {

@@ -1,0 +1,254 @@
+#include "services/responses/link_summary.h"
+
+#include <algorithm>
+#include <boost/json/parse.hpp>
+#include <charconv>
+#include <cmath>
+
+#include "common/core/errors.h"
+#include "common/core/json_writer.h"
+
+namespace feedback::responses {
+namespace {
+
+using questions::Question;
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    auto end = text.find(separator, start);
+    out.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) return out;
+    start = end + 1;
+  }
+}
+
+bool isTextType(std::string_view type) {
+  return type == "text" || type == "voice" || type == "voice_text_fallback";
+}
+
+bool isNps(const Question& q) {
+  const auto* scale = questions::setting(q, "scale_type");
+  return scale && scale->is_string() && scale->get_string() == "nps";
+}
+
+// The values a rating question's scale offers: 0..10 for nps, else 1..max_value.
+std::pair<int64_t, int64_t> ratingRange(const Question& q) {
+  if (isNps(q)) return {0, 10};
+  const auto* max = questions::setting(q, "max_value");
+  return {1, max && max->is_number() ? max->to_number<int64_t>() : 5};
+}
+
+// The options (or card ids) a choice question offers now.
+std::vector<std::string> choicesOf(const Question& q) {
+  std::vector<std::string> out;
+  const bool cards = q.response_type == "image_choice";
+  const auto* list = questions::setting(q, cards ? "cards" : "options");
+  if (!list || !list->is_array()) return out;
+  for (const auto& item : list->get_array()) {
+    const auto* text = cards && item.is_object() ? item.get_object().if_contains("id") : &item;
+    if (text && text->is_string()) out.emplace_back(text->get_string());
+  }
+  return out;
+}
+
+void writeDistribution(JsonWriter& json, const std::map<int64_t, int64_t>& counts,
+                       std::pair<int64_t, int64_t> range) {
+  std::map<int64_t, int64_t> all = counts;
+  for (int64_t v = range.first; v <= range.second; ++v) all.emplace(v, 0);
+  json.key("distribution").beginObject();
+  for (const auto& [value, n] : all) json.field(std::to_string(value), n);
+  json.endObject();
+}
+
+void writeNumberOrNull(JsonWriter& json, std::string_view key, bool present, double value) {
+  json.key(key);
+  if (present) {
+    json.number(value);
+  } else {
+    json.null();
+  }
+}
+
+}  // namespace
+
+std::vector<Question> questionsOfDocument(std::string_view link_json) {
+  boost::system::error_code ec;
+  auto document = boost::json::parse(link_json, ec);
+  const auto* list =
+      !ec && document.is_object() ? document.get_object().if_contains("questions") : nullptr;
+  if (!list || !list->is_array()) {
+    throw ApiError(ErrorCode::kValidationError, "The link document is malformed.",
+                   {{"link", "must be a link document"}});
+  }
+  std::vector<Question> out;
+  for (const auto& item : list->get_array()) {
+    if (!item.is_object()) continue;
+    const auto& o = item.get_object();
+    Question q;
+    auto text = [&o](std::string_view key) {
+      const auto* v = o.if_contains(key);
+      return v && v->is_string() ? std::string(v->get_string()) : std::string();
+    };
+    q.uuid = text("uuid");
+    q.field_key = text("field_key");
+    q.response_type = text("response_type");
+    if (const auto* c = o.if_contains("configuration"); c && c->is_object()) {
+      q.configuration = c->get_object();
+    }
+    if (questions::findQuestionType(q.response_type)) out.push_back(std::move(q));
+  }
+  return out;
+}
+
+LinkSummary::LinkSummary(std::vector<Question> questions)
+    : questions_(std::move(questions)), stats_(questions_.size()) {
+  for (std::size_t i = 0; i < questions_.size(); ++i) index_.emplace(questions_[i].uuid, i);
+}
+
+void LinkSummary::add(std::string_view facts) {
+  ++responses_;
+  for (auto line : split(facts, '\n')) {
+    auto tab = line.find('\t');
+    if (tab == std::string_view::npos) continue;
+    auto it = index_.find(std::string(line.substr(0, tab)));
+    if (it == index_.end()) continue;  // a question the link no longer has
+    auto rest = line.substr(tab + 1);
+    auto kind_end = rest.find('\t');
+    auto kind = rest.substr(0, kind_end);
+    auto payload =
+        kind_end == std::string_view::npos ? std::string_view() : rest.substr(kind_end + 1);
+    Stats& s = stats_[it->second];
+    ++s.answered;
+    addFact(s, questions_[it->second], kind, payload);
+  }
+}
+
+void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
+                          std::string_view payload) {
+  const auto& type = q.response_type;
+  if (kind == "r" && type == "rating") {
+    int64_t value = 0;
+    if (std::from_chars(payload.data(), payload.data() + payload.size(), value).ec == std::errc()) {
+      ++s.ratings[value];
+    }
+  } else if (kind == "n" && type == "number") {
+    boost::system::error_code ec;
+    auto v = boost::json::parse(payload, ec);
+    if (!ec && v.is_number()) s.numbers.push_back(v.to_number<double>());
+  } else if (kind == "c" && (type == "multiple_choice" || type == "image_choice")) {
+    boost::system::error_code ec;
+    auto v = boost::json::parse(payload, ec);
+    if (ec || !v.is_array()) return;
+    for (const auto& choice : v.get_array()) {
+      if (choice.is_string()) ++s.choices[std::string(choice.get_string())];
+    }
+  } else if (kind == "y" && type == "yes_no") {
+    ++(payload == "1" ? s.yes : s.no);
+  } else if (kind == "t" && isTextType(type)) {
+    auto parts = split(payload, '\t');
+    if (parts.size() != 3 || parts[0].empty()) return;  // not evaluated yet
+    ++(parts[0] == "p" ? s.positive : parts[0] == "n" ? s.negative : s.neutral);
+    if (parts[1] == "1") ++s.actionable;
+    boost::system::error_code ec;
+    auto topics = boost::json::parse(parts[2], ec);
+    if (ec || !topics.is_array()) return;
+    for (const auto& t : topics.get_array()) {
+      if (t.is_string()) ++s.topics[std::string(t.get_string())];
+    }
+  }
+}
+
+std::string LinkSummary::json(const std::string& link_uuid, int64_t started) const {
+  std::string out;
+  JsonWriter json(out);
+  json.beginObject()
+      .field("link_uuid", link_uuid)
+      .field("response_count", responses_)
+      .field("started_count", started)
+      .key("completion_rate")
+      .number(started > 0 ? double(responses_) / double(started) : 0.0)
+      .key("questions")
+      .beginArray();
+  for (std::size_t i = 0; i < questions_.size(); ++i) {
+    const Question& q = questions_[i];
+    const Stats& s = stats_[i];
+    json.beginObject()
+        .field("question_uuid", q.uuid)
+        .field("field_key", q.field_key)
+        .field("response_type", q.response_type)
+        .field("answered", s.answered)
+        .key("stats")
+        .beginObject();
+    const auto& type = q.response_type;
+    if (type == "rating") {
+      int64_t n = 0, sum = 0;
+      for (const auto& [value, count] : s.ratings) {
+        n += count;
+        sum += value * count;
+      }
+      if (isNps(q)) {
+        int64_t promoters = 0, passives = 0, detractors = 0;
+        for (const auto& [value, count] : s.ratings) {
+          (value >= 9 ? promoters : value >= 7 ? passives : detractors) += count;
+        }
+        writeNumberOrNull(json, "nps", n > 0,
+                          n > 0 ? 100.0 * double(promoters - detractors) / double(n) : 0);
+        json.field("promoters", promoters)
+            .field("passives", passives)
+            .field("detractors", detractors);
+      } else {
+        writeNumberOrNull(json, "average", n > 0, n > 0 ? double(sum) / double(n) : 0);
+      }
+      writeDistribution(json, s.ratings, ratingRange(q));
+    } else if (type == "number") {
+      auto values = s.numbers;
+      std::sort(values.begin(), values.end());
+      const bool any = !values.empty();
+      double mean = 0, median = 0;
+      if (any) {
+        for (double v : values) mean += v;
+        mean /= double(values.size());
+        const std::size_t mid = values.size() / 2;
+        median = values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+      }
+      writeNumberOrNull(json, "min", any, any ? values.front() : 0);
+      writeNumberOrNull(json, "max", any, any ? values.back() : 0);
+      writeNumberOrNull(json, "mean", any, mean);
+      writeNumberOrNull(json, "median", any, median);
+    } else if (type == "multiple_choice" || type == "image_choice") {
+      json.key("counts").beginObject();
+      for (const auto& choice : choicesOf(q)) {
+        auto it = s.choices.find(choice);
+        json.field(choice, it == s.choices.end() ? int64_t{0} : it->second);
+      }
+      json.endObject();
+    } else if (type == "yes_no") {
+      json.field("yes", s.yes).field("no", s.no);
+    } else if (isTextType(type)) {
+      json.key("sentiment")
+          .beginObject()
+          .field("positive", s.positive)
+          .field("neutral", s.neutral)
+          .field("negative", s.negative)
+          .endObject();
+      std::vector<std::pair<std::string, int64_t>> top(s.topics.begin(), s.topics.end());
+      const std::size_t keep = std::min(kSummaryTopTopics, top.size());
+      std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(keep), top.end(),
+                        [](const auto& a, const auto& b) {
+                          return a.second != b.second ? a.second > b.second : a.first < b.first;
+                        });
+      json.key("top_topics").beginArray();
+      for (std::size_t k = 0; k < keep; ++k) {
+        json.beginObject().field("topic", top[k].first).field("count", top[k].second).endObject();
+      }
+      json.endArray().field("actionable", s.actionable);
+    }
+    json.endObject().endObject();
+  }
+  json.endArray().endObject();
+  return out;
+}
+
+}  // namespace feedback::responses

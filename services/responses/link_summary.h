@@ -1,0 +1,65 @@
+#pragma once
+// A link's summary (API-CONTRACT.md section 9): counts, completion rate and, per question of
+// the link as it is now, the statistics a team looks at first, built from the summary facts
+// of its completed responses (summary_facts.h), one response at a time.
+//   rating, nps scale   nps (100 x (promoters - detractors) / answered), promoters (9-10),
+//                       passives (7-8), detractors (0-6), distribution
+//   rating, other       average, distribution (every value of the scale, from 1)
+//   number              min, max, mean, median (the mean of the middle two when even)
+//   multiple_choice, image_choice   counts by option or card id (the question's own only)
+//   yes_no              yes, no
+//   text, voice, voice_text_fallback   sentiment counts, top_topics (the 10 most frequent key
+//                       topics, most frequent first), actionable (how many answers are)
+//   others              {}
+// A statistic of no answers is null; answers of a kind the question no longer has are counted
+// as answered only.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/questions/question_types.h"
+
+namespace feedback::responses {
+
+inline constexpr std::size_t kSummaryTopTopics = 10;
+
+class LinkSummary {
+ public:
+  // The link's questions in display order.
+  explicit LinkSummary(std::vector<questions::Question> questions);
+
+  // One completed response's facts.
+  void add(std::string_view facts);
+  int64_t responses() const { return responses_; }
+
+  // The summary's JSON; `started` counts every started response, completed ones included.
+  std::string json(const std::string& link_uuid, int64_t started) const;
+
+ private:
+  struct Stats {
+    int64_t answered = 0;
+    std::map<int64_t, int64_t> ratings;
+    std::vector<double> numbers;
+    std::map<std::string, int64_t, std::less<>> choices;
+    int64_t yes = 0, no = 0;
+    int64_t positive = 0, neutral = 0, negative = 0, actionable = 0;
+    std::unordered_map<std::string, int64_t> topics;
+  };
+  void addFact(Stats& stats, const questions::Question& question, std::string_view kind,
+               std::string_view payload);
+
+  std::vector<questions::Question> questions_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::vector<Stats> stats_;
+  int64_t responses_ = 0;
+};
+
+// The questions of a link document as the API shows it (GET /v1/links/{uuid}/): uuid,
+// field_key, response_type and configuration. VALIDATION_ERROR when it is no such document.
+std::vector<questions::Question> questionsOfDocument(std::string_view link_json);
+
+}  // namespace feedback::responses

@@ -1,0 +1,177 @@
+// Link summaries (API-CONTRACT.md section 9) from summary facts: exact NPS, averages,
+// distributions, medians, choice counts and text statistics, through the responses rules on
+// the in-memory store.
+#include "services/responses/link_summary.h"
+
+#include "tests/unit/services/responses/responses_fakes.h"
+
+using namespace responses_test;
+
+namespace {
+
+struct SummaryFixture : Fixture {
+  SummaryFixture() {
+    auto& l = change();
+    l.clear_questions();
+    *l.add_questions() = question("nps", "rating", R"({"scale_type": "nps"})");
+    *l.add_questions() = question("stars", "rating", R"({"max_value": 5})");
+    *l.add_questions() =
+        question("plan", "multiple_choice", R"({"options": ["basic", "pro", "team"]})");
+    *l.add_questions() = question("again", "yes_no");
+    *l.add_questions() = question("seats", "number", R"({"min": 0, "max": 1000})");
+    *l.add_questions() = question("comment", "text");
+    *l.add_questions() = question("note", "help_block", R"({"content": "Thanks"})");
+  }
+
+  // The document the gateway passes: the link's questions as the API shows them.
+  std::string document() const {
+    std::string out = R"({"uuid":")" + std::string(kLink) + R"(","questions":[)";
+    for (int i = 0; i < link.link().questions_size(); ++i) {
+      const auto& q = link.link().questions(i);
+      if (i) out += ",";
+      out += R"({"uuid":")" + q.uuid() + R"(","field_key":")" + q.field_key() +
+             R"(","response_type":")" + q.response_type() + R"(","configuration":)" +
+             q.configuration_json() + "}";
+    }
+    return out + "]}";
+  }
+
+  boost::json::object summary(std::optional<int64_t> since = {},
+                              std::optional<int64_t> until = {}) {
+    v1::GetLinkSummaryRequest r;
+    r.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
+    r.set_link_uuid(kLink);
+    r.set_link_json(document());
+    if (since) r.set_since_micros(*since);
+    if (until) r.set_until_micros(*until);
+    return boost::json::parse(service.linkSummary(store, r).summary_json()).as_object();
+  }
+};
+
+boost::json::object stats(const boost::json::object& summary, const char* field_key) {
+  for (const auto& q : summary.at("questions").as_array()) {
+    if (q.at("field_key").as_string() == field_key) return q.at("stats").as_object();
+  }
+  FAIL("no question " << field_key);
+  return {};
+}
+
+int64_t answered(const boost::json::object& summary, const char* field_key) {
+  for (const auto& q : summary.at("questions").as_array()) {
+    if (q.at("field_key").as_string() == field_key) return q.at("answered").as_int64();
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("summary: exact statistics of known answers", "[responses]") {
+  SummaryFixture f;
+  f.oneShot({{"nps", "10"},
+             {"stars", "5"},
+             {"plan", R"("pro")"},
+             {"again", "true"},
+             {"seats", "12"},
+             {"comment", R"("Fantastic support, thank you!")"}});
+  f.oneShot(
+      {{"nps", "9"}, {"stars", "4"}, {"plan", R"("pro")"}, {"again", "true"}, {"seats", "3"}});
+  f.oneShot({{"nps", "8"},
+             {"stars", "4"},
+             {"plan", R"("basic")"},
+             {"again", "false"},
+             {"seats", "40"},
+             {"comment", R"("The export keeps failing and it is slow.")"}});
+  f.oneShot({{"nps", "6"}, {"again", "false"}, {"seats", "7"}});
+  f.oneShot({{"nps", "0"}, {"stars", "1"}, {"comment", R"("Awful. Please add a refund button.")"}});
+  auto started = f.start();  // in progress: started, not completed
+  f.save(started, "nps", "10");
+
+  const auto s = f.summary();
+  CHECK(s.at("link_uuid").as_string() == kLink);
+  CHECK(s.at("response_count").as_int64() == 5);
+  CHECK(s.at("started_count").as_int64() == 6);
+  CHECK(s.at("completion_rate").to_number<double>() == Approx(5.0 / 6.0));
+  REQUIRE(s.at("questions").as_array().size() == 7);
+
+  const auto nps = stats(s, "nps");  // 10, 9 | 8 | 6, 0
+  CHECK(nps.at("promoters").as_int64() == 2);
+  CHECK(nps.at("passives").as_int64() == 1);
+  CHECK(nps.at("detractors").as_int64() == 2);
+  CHECK(nps.at("nps").to_number<double>() == Approx(0.0));
+  CHECK(nps.at("distribution").as_object().size() == 11);
+  CHECK(nps.at("distribution").at("10").as_int64() == 1);
+  CHECK(nps.at("distribution").at("5").as_int64() == 0);
+
+  const auto stars = stats(s, "stars");  // 5, 4, 4, 1
+  CHECK(stars.at("average").to_number<double>() == Approx(3.5));
+  CHECK(stars.at("distribution").at("4").as_int64() == 2);
+  CHECK(stars.at("distribution").as_object().size() == 5);
+  CHECK(answered(s, "stars") == 4);
+
+  const auto plan = stats(s, "plan").at("counts").as_object();
+  CHECK(plan.at("pro").as_int64() == 2);
+  CHECK(plan.at("basic").as_int64() == 1);
+  CHECK(plan.at("team").as_int64() == 0);
+
+  const auto again = stats(s, "again");
+  CHECK(again.at("yes").as_int64() == 2);
+  CHECK(again.at("no").as_int64() == 2);
+
+  const auto seats = stats(s, "seats");  // 3, 7, 12, 40
+  CHECK(seats.at("min").to_number<double>() == 3);
+  CHECK(seats.at("max").to_number<double>() == 40);
+  CHECK(seats.at("mean").to_number<double>() == Approx(15.5));
+  CHECK(seats.at("median").to_number<double>() == Approx(9.5));
+
+  const auto comment = stats(s, "comment");
+  CHECK(answered(s, "comment") == 3);
+  const auto& sentiment = comment.at("sentiment").as_object();
+  CHECK(sentiment.at("positive").as_int64() + sentiment.at("neutral").as_int64() +
+            sentiment.at("negative").as_int64() ==
+        3);
+  CHECK(sentiment.at("positive").as_int64() == 1);
+  CHECK(comment.at("actionable").as_int64() == 2);
+  const auto& topics = comment.at("top_topics").as_array();
+  REQUIRE_FALSE(topics.empty());
+  for (std::size_t i = 1; i < topics.size(); ++i) {
+    CHECK(topics[i - 1].at("count").as_int64() >= topics[i].at("count").as_int64());
+  }
+  CHECK(stats(s, "note").empty());
+  CHECK(answered(s, "note") == 0);
+}
+
+TEST_CASE("summary: empty links, bounds, and questions changed since", "[responses]") {
+  SummaryFixture f;
+  auto empty = f.summary();
+  CHECK(empty.at("response_count").as_int64() == 0);
+  CHECK(empty.at("completion_rate").to_number<double>() == 0);
+  CHECK(stats(empty, "nps").at("nps").is_null());
+  CHECK(stats(empty, "seats").at("median").is_null());
+  CHECK(stats(empty, "stars").at("average").is_null());
+
+  const auto first = f.oneShot({{"nps", "10"}, {"plan", R"("team")"}});
+  const auto second = f.oneShot({{"nps", "0"}});
+  CHECK(f.summary(second.submitted_at_micros()).at("response_count").as_int64() == 1);
+  CHECK(f.summary(std::nullopt, first.submitted_at_micros()).at("response_count").as_int64() == 1);
+  REQUIRE(second.submitted_at_micros() > first.submitted_at_micros());
+  CHECK(f.summary(first.submitted_at_micros() + 1, second.submitted_at_micros() - 1)
+            .at("response_count")
+            .as_int64() == 0);
+
+  // An option removed from the question is no longer counted; answers stay counted as answered.
+  f.change().mutable_questions(2)->set_configuration_json(R"({"options": ["basic", "pro"]})");
+  const auto now = f.summary();
+  CHECK(stats(now, "plan").at("counts").as_object().size() == 2);
+  CHECK(answered(now, "plan") == 1);
+}
+
+TEST_CASE("summary: the link document must be one", "[responses]") {
+  SummaryFixture f;
+  v1::GetLinkSummaryRequest r;
+  r.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
+  r.set_link_uuid(kLink);
+  r.set_link_json("[]");
+  CHECK(failure([&] { f.service.linkSummary(f.store, r); }).first == ErrorCode::kValidationError);
+  r.set_link_uuid("nope");
+  CHECK(failure([&] { f.service.linkSummary(f.store, r); }).first == ErrorCode::kValidationError);
+}
