@@ -1,6 +1,8 @@
 #include "services/responses/answer_evaluation.h"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
 
 #include "common/questions/evaluation_rules.h"
 
@@ -26,19 +28,35 @@ std::string answerText(const rv1::Answer& answer) {
 
 void AnswerEvaluation::setInsights(const questions::Question& question, rv1::Answer& answer,
                                    const std::string& text,
-                                   const questions::EvaluatorConfig& config) const {
-  if (!questions::isEvaluated(question) || text.empty()) {
-    answer.set_ai_insights_json("{}");
-    return;
+                                   const questions::EvaluatorConfig& config,
+                                   const rv1::Answer* before, std::vector<InsightJob>& jobs) const {
+  answer.set_ai_insights_json("{}");
+  if (!questions::isEvaluated(question) || text.empty() || mode_ == InsightsMode::kOff) return;
+  switch (mode_) {
+    case InsightsMode::kInline:
+      answer.set_ai_insights_json(
+          evaluation::insightsJson(evaluator_.insights({question.prompt, text, config})));
+      return;
+    case InsightsMode::kQueued:
+      // The same text keeps what it was given, or the job already queued for it (it is
+      // matched by the answer's uuid and text).
+      if (before && before->uuid() == answer.uuid() && answerText(*before) == text) {
+        answer.set_ai_insights_json(before->ai_insights_json());
+        return;
+      }
+      jobs.push_back({answer.uuid(), question.prompt,
+                      boost::json::serialize(boost::json::value_from(config.custom_fields)), text});
+      return;
+    case InsightsMode::kOff:
+      return;
   }
-  answer.set_ai_insights_json(
-      evaluation::insightsJson(evaluator_.insights({question.prompt, text, config})));
 }
 
-void AnswerEvaluation::saved(const questions::Question& question, rv1::Answer& answer) const {
+void AnswerEvaluation::saved(const questions::Question& question, rv1::Answer& answer,
+                             const rv1::Answer* before, std::vector<InsightJob>& jobs) const {
   const auto config = questions::evaluatorConfig(question);
   const std::string text = answerText(answer);
-  setInsights(question, answer, text, config);
+  setInsights(question, answer, text, config, before, jobs);
   if (!questions::isProbed(question)) return;
   answer.set_probed(true);
   answer.clear_follow_up();
@@ -50,8 +68,10 @@ void AnswerEvaluation::saved(const questions::Question& question, rv1::Answer& a
   }
 }
 
-void AnswerEvaluation::completed(const questions::Question& question, rv1::Answer& answer) const {
-  setInsights(question, answer, answerText(answer), questions::evaluatorConfig(question));
+void AnswerEvaluation::completed(const questions::Question& question, rv1::Answer& answer,
+                                 const rv1::Answer* before, std::vector<InsightJob>& jobs) const {
+  setInsights(question, answer, answerText(answer), questions::evaluatorConfig(question), before,
+              jobs);
   if (questions::isProbed(question)) answer.set_probed(true);
   answer.clear_follow_up();
 }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "common/service/service_runner.h"
+#include "services/responses/ai_settings.h"
 #include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/facts_backfill.h"
 #include "services/responses/pg_responses_store.h"
@@ -20,6 +21,7 @@ int main() {
   using namespace feedback;
   int writers = 1;
   int merge_search_index_ms = 0;
+  responses::AiSettings ai;
   return serviceMain(
       {"responses", 50053, 9093, responses::migrations(), &responses::PgResponsesStore::prepare},
       [&](Env& env) {
@@ -27,6 +29,7 @@ int main() {
         // New responses are written in batches, one per connection at a time.
         writers = env.integer("RESPONSE_WRITERS", cores, 1, 64);
         merge_search_index_ms = env.integer("SEARCH_INDEX_MERGE_MS", 200, 0, 60000);
+        ai = responses::readAiSettings(env);
       },
       [&](ServiceResources& r) {
         responses::RedisLinkCounts link_counts(r.redis, r.counters);
@@ -39,7 +42,14 @@ int main() {
         }
         responses::FactsBackfill backfill(r.basics.database_url, r.counters);
         const responses::evaluation::LocalEvaluator evaluator;
-        responses::ResponsesService service(link_counts, evaluator);
+        responses::ResponsesService service(link_counts, evaluator, ai.mode);
+        std::optional<responses::evaluation::ModelServer> model;
+        std::optional<responses::InsightJobs> insight_jobs;
+        if (ai.mode == responses::InsightsMode::kQueued) {
+          model.emplace(ai.model);
+          ai.jobs.database_url = r.basics.database_url;
+          insight_jobs.emplace(ai.jobs, service, *model, evaluator, ai.model.timeout, r.counters);
+        }
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
         r.serve(adapter);
       });

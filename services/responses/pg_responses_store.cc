@@ -47,6 +47,11 @@ constexpr const char* kInsertResponsesSql =
     "    submitted_at, facts)"
     "  SELECT uuid, workspace_uuid, link_uuid, " FROM_MICROS("submitted") ", facts FROM given"
     "  WHERE submitted IS NOT NULL),"
+    " jobs AS ("
+    "  INSERT INTO responses.insight_jobs (workspace_uuid, response_uuid, answer_uuid,"
+    "    question, custom_fields, text)"
+    "  SELECT * FROM unnest($20::uuid[], $21::uuid[], $22::uuid[], $23::text[], $24::text[],"
+    "    $25::text[])),"
     " counted AS ("
     "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
     "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted) FROM given"
@@ -91,7 +96,12 @@ constexpr const char* kSaveResponseSql =
               "    submitted_at, facts)"
               "  SELECT $1, saved.workspace_uuid, saved.link_uuid, " FROM_MICROS("$5") ", $11::text"
               "  FROM saved WHERE $11::text IS NOT NULL"
-              "  ON CONFLICT (response_uuid) DO UPDATE SET facts = EXCLUDED.facts)"
+              "  ON CONFLICT (response_uuid) DO UPDATE SET facts = EXCLUDED.facts),"
+              " jobs AS ("
+              "  INSERT INTO responses.insight_jobs (workspace_uuid, response_uuid, answer_uuid,"
+              "    question, custom_fields, text)"
+              "  SELECT saved.workspace_uuid, $1, j.* FROM saved, unnest($12::uuid[], $13::text[],"
+              "    $14::text[], $15::text[]) AS j)"
               " SELECT 1";
 
 constexpr const char* kCompletedCounts = "responses_completed_counts";
@@ -140,6 +150,19 @@ int countShard() {
 const char* optional(bool present, const std::string& value) {
   return present ? value.c_str() : nullptr;
 }
+
+// Insight jobs as array parameters (workspace and response: only where a batch needs them).
+struct InsightJobArrays {
+  PgArray workspace{PgArray::Element::kUuid}, response{PgArray::Element::kUuid},
+      answer{PgArray::Element::kUuid}, question{PgArray::Element::kText},
+      custom_fields{PgArray::Element::kText}, text{PgArray::Element::kText};
+  void add(const InsightJob& job) {
+    answer.add(job.answer_uuid);
+    question.add(job.question);
+    custom_fields.add(job.custom_fields_json);
+    text.add(job.text);
+  }
+};
 
 // `parse`: the answers are wanted as objects (to be changed), not only as text.
 StoredResponse storedFrom(const pqxx::row& row, bool parse = false) {
@@ -214,6 +237,7 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
       started(E::kBigint), submitted(E::kBigint), facts(E::kText);
   PgArray event_id(E::kUuid), event_type(E::kText), event_workspace(E::kUuid), event_link(E::kUuid),
       event_response(E::kUuid), payload(E::kText);
+  InsightJobArrays jobs;
   for (const auto* r : responses) {
     if (r->events.empty() || r->events.size() > 2) {
       throw ApiError(ErrorCode::kInternalError, "A new response has one or two events.");
@@ -240,6 +264,11 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     } else {
       submitted.addNull();
     }
+    for (const auto& job : stored.insight_jobs) {
+      jobs.workspace.add(stored.workspace_uuid);
+      jobs.response.add(response.uuid());
+      jobs.add(job);
+    }
     for (const auto& event : r->events) {
       event_id.add(event.event_id);
       event_type.add(event.type);
@@ -254,7 +283,9 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
                    token_hash.param(), status.param(), email.param(), answers.param(),
                    search.param(), started.param(), submitted.param(), event_id.param(),
                    event_type.param(), event_workspace.param(), event_link.param(),
-                   event_response.param(), payload.param(), countShard(), facts.param());
+                   event_response.param(), payload.param(), countShard(), facts.param(),
+                   jobs.workspace.param(), jobs.response.param(), jobs.answer.param(),
+                   jobs.question.param(), jobs.custom_fields.param(), jobs.text.param());
 }
 
 bool PgResponsesStore::updateResponse(
@@ -274,10 +305,13 @@ bool PgResponsesStore::updateResponse(
   const bool completed = r.submitted_at_micros() != 0;
   const std::string submitted = std::to_string(r.submitted_at_micros());
   const std::string facts = completed ? summaryFacts(stored.answers) : std::string();
+  InsightJobArrays jobs;
+  for (const auto& job : stored.insight_jobs) jobs.add(job);
   tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), r.answers_json(), searchTextOf(stored),
                    optional(completed, submitted), event ? event->event_id.c_str() : nullptr,
                    event ? event->type.c_str() : nullptr, event ? event->payload.c_str() : nullptr,
-                   countShard(), change->completes, optional(completed, facts));
+                   countShard(), change->completes, optional(completed, facts), jobs.answer.param(),
+                   jobs.question.param(), jobs.custom_fields.param(), jobs.text.param());
   tx.commit();
   return true;
 }

@@ -100,16 +100,20 @@ void requireOpen(const StoredResponse& stored, const std::string& token, const I
 // settled with the count read after the commit, or settled without one when nothing did.
 class CountedSubmission {
  public:
-  CountedSubmission(LinkCounts& counts, ResponsesStore& store, const IntakeForm& form,
-                    const std::string& response_uuid)
+  CountedSubmission(LinkCounts& counts, ResponsesStore& store, std::string workspace_uuid,
+                    std::string link_uuid, const std::string& response_uuid)
       // One name per attempt: two attempts at submitting one response must not end each
       // other's entry (an attempt that is refused would let its link be trusted while the
       // other still commits).
-      : counts_(counts), store_(store), form_(form), submission_{response_uuid + ":" + newUuid()} {
-    counts_.begin(form_.link().uuid(), submission_);
+      : counts_(counts),
+        store_(store),
+        workspace_uuid_(std::move(workspace_uuid)),
+        link_uuid_(std::move(link_uuid)),
+        submission_{response_uuid + ":" + newUuid()} {
+    counts_.begin(link_uuid_, submission_);
   }
   ~CountedSubmission() {
-    if (!settled_) counts_.settle(form_.link().uuid(), std::nullopt, submission_);
+    if (!settled_) counts_.settle(link_uuid_, std::nullopt, submission_);
   }
   CountedSubmission(const CountedSubmission&) = delete;
   CountedSubmission& operator=(const CountedSubmission&) = delete;
@@ -118,11 +122,11 @@ class CountedSubmission {
   // gateways then read its count from PostgreSQL, which is right, only slower.
   void committed() {
     settled_ = true;
-    const std::string& link = form_.link().uuid();
+    const std::string& link = link_uuid_;
     std::map<std::string, int64_t> counts;
     const int64_t started_ms = nowMicros() / 1000;
     try {
-      counts = store_.completedCounts(form_.workspaceUuid(), {link});
+      counts = store_.completedCounts(workspace_uuid_, {link});
     } catch (const std::exception& e) {
       log::warn("response_count_unread", {{"link_uuid", link}, {"error", e.what()}});
       return;
@@ -139,7 +143,8 @@ class CountedSubmission {
  private:
   LinkCounts& counts_;
   ResponsesStore& store_;
-  const IntakeForm& form_;
+  const std::string workspace_uuid_;
+  const std::string link_uuid_;
   const std::vector<std::string> submission_;
   bool settled_ = false;
 };
@@ -221,7 +226,7 @@ void ResponsesService::keepAnswers(const std::vector<questions::KeptAnswer>& kep
     auto& answer =
         answers.emplace_back(makeAnswer(*k.question, k.value, before ? before->uuid() : ""));
     if (before) *answer.mutable_follow_ups() = before->follow_ups();
-    evaluation_.completed(*k.question, answer);
+    evaluation_.completed(*k.question, answer, before, stored.insight_jobs);
   }
   setAnswers(stored, std::move(answers));
 }
@@ -262,7 +267,7 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
         if (before && before->value_json() == answer.value_json()) {
           *answer.mutable_follow_ups() = before->follow_ups();
         }
-        evaluation_.saved(*question, answer);
+        evaluation_.saved(*question, answer, before ? &*before : nullptr, stored.insight_jobs);
         if (!value.is_null()) answers.push_back(answer);
         setAnswers(stored, std::move(answers));
         return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
@@ -299,11 +304,12 @@ v1::AnswerFollowUpResponse ResponsesService::answerFollowUp(
                          "The follow-up answer to '" + field_key + "' " + problem + ".",
                          {{field_key, problem}});
         }
+        const v1::Answer before = *answer;
         auto* follow_up = answer->add_follow_ups();
         follow_up->set_prompt(answer->follow_up());
         follow_up->set_value(std::string(value.get_string()));
         follow_up->set_date_created_micros(nowMicros());
-        evaluation_.saved(*question, *answer);
+        evaluation_.saved(*question, *answer, &before, stored.insight_jobs);
         *response.mutable_answer() = *answer;
         setAnswers(stored, std::move(stored.answers));
         return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
@@ -324,7 +330,8 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
   requireOpen(*current, request.token(), form);
 
   v1::SubmitResponseResponse response;
-  CountedSubmission counted(counts_, store, form, request.response_uuid());
+  CountedSubmission counted(counts_, store, form.workspaceUuid(), form.link().uuid(),
+                            request.response_uuid());
   bool found = false;
   try {
     found = store.updateResponse(
@@ -462,6 +469,37 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
   v1::GetLinkSummaryResponse response;
   response.set_summary_json(summary.json(request.link_uuid(), started));
   return response;
+}
+
+bool ResponsesService::applyInsights(ResponsesStore& store, const std::string& workspace_uuid,
+                                     const std::string& response_uuid,
+                                     const std::string& answer_uuid, const std::string& text,
+                                     const std::string& insights_json) {
+  auto current = store.findResponse(workspace_uuid, response_uuid);
+  if (!current) return false;
+  std::optional<CountedSubmission> counted;
+  if (current->response.status() == kCompleted) {
+    counted.emplace(counts_, store, workspace_uuid, current->response.link_uuid(), response_uuid);
+  }
+  bool changed = false;
+  try {
+    store.updateResponse(workspace_uuid, response_uuid, [&](StoredResponse& stored) {
+      auto answer = std::find_if(stored.answers.begin(), stored.answers.end(),
+                                 [&](const v1::Answer& a) { return a.uuid() == answer_uuid; });
+      if (answer == stored.answers.end() || answerText(*answer) != text) {
+        return std::optional<ResponsesStore::Change>();
+      }
+      answer->set_ai_insights_json(insights_json);
+      setAnswers(stored, std::move(stored.answers));
+      changed = true;
+      return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
+    });
+  } catch (...) {
+    if (counted) counted->failed(std::current_exception());
+    throw;
+  }
+  if (counted) counted->committed();
+  return changed;
 }
 
 }  // namespace feedback::responses

@@ -25,8 +25,9 @@ class ResponsesService {
  public:
   // A submission of a started response is counted with `counts`; answers are judged by
   // `evaluator` (AI insights, clarity and follow-ups of dynamic probing).
-  ResponsesService(LinkCounts& counts, const evaluation::Evaluator& evaluator)
-      : counts_(counts), evaluation_(evaluator) {}
+  ResponsesService(LinkCounts& counts, const evaluation::Evaluator& evaluator,
+                   InsightsMode insights = InsightsMode::kInline)
+      : counts_(counts), evaluation_(evaluator, insights) {}
 
   Accepted<v1::StartResponseResponse> startResponse(const v1::StartResponseRequest& request);
   v1::SaveAnswerResponse saveAnswer(ResponsesStore& store, const v1::SaveAnswerRequest& request);
@@ -45,6 +46,14 @@ class ResponsesService {
                                             const v1::CountResponsesRequest& request);
   v1::GetLinkSummaryResponse linkSummary(ResponsesStore& store,
                                          const v1::GetLinkSummaryRequest& request);
+
+  // Fills in the insights a queued job brought (InsightsMode::kQueued): into the answer when it
+  // still says `text`, which was judged; otherwise nothing (a later job judges the new text).
+  // A completed response's change is counted as a submission is, so that gateways stop
+  // serving pages that showed it without. False when nothing changed.
+  bool applyInsights(ResponsesStore& store, const std::string& workspace_uuid,
+                     const std::string& response_uuid, const std::string& answer_uuid,
+                     const std::string& text, const std::string& insights_json);
 
  private:
   // The answers a completed response keeps, built from the rules' verdict; answers that were

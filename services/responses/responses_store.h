@@ -14,6 +14,15 @@
 
 namespace feedback::responses {
 
+// An answer whose insights a model server is to fill (AI_EVALUATOR=openai), queued with the
+// write that saved it; insight_jobs.h runs it.
+struct InsightJob {
+  std::string answer_uuid;
+  std::string question;            // the prompt the answer answers
+  std::string custom_fields_json;  // the question's evaluator_config.custom_fields
+  std::string text;                // what is judged (answer_evaluation.h, answerText)
+};
+
 // A response as stored: the record the API shows plus what only the service sees.
 struct StoredResponse {
   // Its answers_json is the text of `answers`.
@@ -23,6 +32,8 @@ struct StoredResponse {
   std::string workspace_uuid;
   // Lowercase hex SHA-256 of the response token; the token itself is never stored.
   std::string token_hash;
+  // Insights to ask a model server for, queued in the transaction that writes this response.
+  std::vector<InsightJob> insight_jobs;
 };
 
 // A transactional-outbox row: an event fixed at write time, delivered by the webhooks

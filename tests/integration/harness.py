@@ -255,6 +255,7 @@ class ExtraProcess:
 
     PORTS = {"gateway": ("GATEWAY_PORT", "ADMIN_PORT"),
              "links": ("LINKS_PORT", "LINKS_ADMIN_PORT"),
+             "responses": ("RESPONSES_PORT", "RESPONSES_ADMIN_PORT"),
              "webhooks": ("WEBHOOKS_PORT", "WEBHOOKS_ADMIN_PORT")}
 
     def __init__(self, binary, log_name=None, **settings):

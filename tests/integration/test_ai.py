@@ -162,3 +162,87 @@ def responses_completed_before_summaries_get_their_facts_at_start_up():
     assert _stats(s, "seats")["stats"]["median"] == 4
     assert {r["uuid"] for r in recs} == {x[0] for x in harness.sql(
         f"SELECT response_uuid FROM responses.response_facts WHERE link_uuid = '{link['uuid']}'")}
+
+
+MODEL_KEY = "sk-model-secret-5f2e9a"
+STUB_TEXTS = {"good": "The good export works.", "nonsense": "A nonsense answer about exports.",
+              "slow": "A slow reply about the slow export.", "broken": "The broken export fails.",
+              "flaky": "The flaky export fails sometimes."}
+
+
+def _model_stack(stub, **extra):
+    settings = dict(AI_EVALUATOR="openai", AI_BASE_URL=stub.base_url, AI_MODEL="stub-model",
+                    AI_API_KEY=MODEL_KEY, AI_TIMEOUT_MS="500", AI_MAX_ATTEMPTS="2",
+                    AI_RETRY_DELAY_MS="100", ACCESS_LOG="true")
+    settings.update(extra)
+    return harness.ExtraProcess("responses", log_name="responses-openai", **settings)
+
+
+def _wait_insights(ws, link, rec_uuid, keys, timeout=30):
+    got = {}
+
+    def filled():
+        nonlocal got
+        got = _by_key(expect(ws.call("GET", f"links/{link['uuid']}/responses/{rec_uuid}/"), 200))
+        return all(got[k]["ai_insights"] for k in keys)
+    harness.wait_until(filled, timeout, "insights from the model-server evaluator")
+    return {k: got[k]["ai_insights"] for k in keys}
+
+
+@test
+def the_model_server_evaluator_fills_insights_off_the_request_path_and_falls_back_locally():
+    from chat_stub import ChatStub, MODEL_INSIGHTS
+    questions = [{"prompt": f"About {k}?", "type": "text", "field_key": k} for k in STUB_TEXTS]
+    local_ws = Workspace()
+    local_ws.link(slug="local", questions=questions)
+    local = _by_key(local_ws.complete("local", STUB_TEXTS))  # the stack's local evaluator
+    ws = Workspace()
+    link = ws.link(slug="model", questions=questions)
+    with ChatStub() as stub, _model_stack(stub) as responses, \
+            harness.ExtraProcess("gateway", log_name="gateway-openai",
+                                 RESPONSES_ADDR=f"127.0.0.1:{responses.port}") as gw:
+        r = harness.intake(ws.info["host"], "POST", "/i/model/submit/", json={"answers": STUB_TEXTS},
+                           gateway=f"127.0.0.1:{gw.port}")
+        rec = expect(r, 201)
+        # Answered before any model call: the insights are not there yet.
+        assert all(a["ai_insights"] == {} for a in rec["answers"]), rec
+        got = _wait_insights(ws, link, rec["uuid"], STUB_TEXTS)
+        assert got["good"] == MODEL_INSIGHTS and got["flaky"] == MODEL_INSIGHTS, got
+        for k in ("nonsense", "slow", "broken"):  # the local evaluator answered instead
+            assert got[k] == local[k]["ai_insights"], (k, got[k])
+        assert [len(stub.calls(w)) for w in ("good", "flaky", "nonsense", "slow", "broken")] == \
+            [1, 2, 2, 2, 2], [len(stub.calls(w)) for w in STUB_TEXTS]
+        call = stub.calls("good")[0]
+        assert call["path"] == "/v1/chat/completions"
+        assert call["headers"]["Authorization"] == f"Bearer {MODEL_KEY}"
+        assert call["body"]["model"] == "stub-model"
+        assert call["body"]["response_format"] == {"type": "json_object"}
+        # The summary counts what the model said.
+        s = _summary(ws, link)
+        assert _stats(s, "good")["stats"]["sentiment"] == {"positive": 0, "neutral": 0, "negative": 1}
+        log = open(responses.log_path).read()
+    assert MODEL_KEY not in log, "the model server's API key was logged"
+    assert harness.sql("SELECT count(*) FROM responses.insight_jobs "
+                       f"WHERE response_uuid = '{rec['uuid']}'") == [["0"]]
+
+
+@test
+def an_insight_job_survives_the_death_of_its_worker():
+    from chat_stub import ChatStub, MODEL_INSIGHTS
+    ws = Workspace()
+    link = ws.link(slug="dies", questions=[{"prompt": "Why?", "type": "text", "field_key": "why"}])
+    # The model answers after 3 s; the first process is killed while it waits.
+    with ChatStub(slow_seconds=3) as stub:
+        with _model_stack(stub, AI_TIMEOUT_MS="5000") as first, \
+                harness.ExtraProcess("gateway", log_name="gateway-openai",
+                                     RESPONSES_ADDR=f"127.0.0.1:{first.port}") as gw:
+            rec = expect(harness.intake(ws.info["host"], "POST", "/i/dies/submit/",
+                                        json={"answers": {"why": "A slow answer."}},
+                                        gateway=f"127.0.0.1:{gw.port}"), 201)
+            harness.wait_until(lambda: stub.calls("slow"), 10, "the first model call")
+            first.kill()
+        # Its claim runs out (twice the 5 s timeout and 10 s) and another worker takes the job.
+        with _model_stack(stub, AI_TIMEOUT_MS="5000"):
+            got = _wait_insights(ws, link, rec["uuid"], ["why"], timeout=40)
+        assert got["why"] == MODEL_INSIGHTS, got
+        assert len(stub.calls("slow")) == 2

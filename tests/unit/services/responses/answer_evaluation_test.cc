@@ -143,3 +143,72 @@ TEST_CASE("probing: follow-up answers need the token, an open response and text"
   CHECK(failure([&] { followUp(f, s, "story", R"("late")"); }).first ==
         ErrorCode::kResponseAlreadySubmitted);
 }
+
+TEST_CASE("queued insights: jobs for a model server, kept for the same text", "[responses]") {
+  FakeStore store;
+  FakeCounts counts;
+  const responses::evaluation::LocalEvaluator evaluator;
+  responses::ResponsesService service(counts, evaluator, responses::InsightsMode::kQueued);
+  Fixture f;  // for its link and helpers; calls go to `service`
+  addProbingQuestions(f, "{}");
+  v1::StartResponseRequest start;
+  *start.mutable_link() = f.link;
+  auto accepted = service.startResponse(start);
+  responses::DirectResponseWriter(store, counts).writeNow(std::move(accepted.write));
+  const auto& s = accepted.answer;
+  auto save = [&](const char* key, const char* value) {
+    v1::SaveAnswerRequest r;
+    *r.mutable_link() = f.link;
+    r.set_response_uuid(s.uuid());
+    r.set_token(s.token());
+    r.mutable_answer()->set_field_key(key);
+    r.mutable_answer()->set_value_json(value);
+    return service.saveAnswer(store, r).answer();
+  };
+  auto jobs = [&] {
+    // The fake store keeps what the last write queued with the response.
+    return store.rows.at(s.uuid()).insight_jobs;
+  };
+  auto a = save("why", R"("The export fails.")");
+  CHECK(a.ai_insights_json() == "{}");
+  REQUIRE(jobs().size() == 1);
+  CHECK(jobs()[0].answer_uuid == a.uuid());
+  CHECK(jobs()[0].text == "The export fails.");
+  CHECK(jobs()[0].question == "Prompt of why");
+  CHECK(jobs()[0].custom_fields_json == "[]");
+  CHECK(save("score", "3").ai_insights_json() == "{}");
+  CHECK(jobs().empty());  // a rating is not evaluated
+
+  // The insights arrive; the answer keeps them through a submit of the same text.
+  const std::string insights =
+      R"({"sentiment":"negative","sentiment_score":-0.4,"actionable":true,"key_topics":[],"summary":"x"})";
+  CHECK(
+      service.applyInsights(store, kWorkspace, s.uuid(), a.uuid(), "The export fails.", insights));
+  v1::SubmitResponseRequest submit;
+  *submit.mutable_link() = f.link;
+  submit.set_response_uuid(s.uuid());
+  submit.set_token(s.token());
+  const auto done = byKey(service.submitResponse(store, submit).response());
+  CHECK(done.at("why").ai_insights_json() == insights);
+  CHECK(jobs().empty());
+  // A completed response's insights are counted like a submission (pages of it end).
+  const auto settled_before = counts.published.size();
+  CHECK(service.applyInsights(store, kWorkspace, s.uuid(), a.uuid(), "The export fails.", "{}") ==
+        true);
+  CHECK(counts.published.size() == settled_before + 1);
+}
+
+TEST_CASE("queued insights: a job for text the answer no longer says changes nothing",
+          "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, "{}");
+  auto s = f.start();
+  auto a = f.save(s, "why", R"("first")").answer();
+  const std::string before = f.store.rows.at(s.uuid()).response.answers_json();
+  CHECK_FALSE(f.service.applyInsights(f.store, kWorkspace, s.uuid(), a.uuid(), "older text", "{}"));
+  CHECK(f.store.rows.at(s.uuid()).response.answers_json() == before);
+  CHECK_FALSE(f.service.applyInsights(f.store, kWorkspace, s.uuid(),
+                                      "00000000-0000-4000-8000-000000000000", "first", "{}"));
+  CHECK_FALSE(f.service.applyInsights(f.store, "6f1c1d4e-0a5b-4c1e-9d7a-000000000000", s.uuid(),
+                                      a.uuid(), "first", "{}"));
+}

@@ -1,0 +1,151 @@
+#include "services/responses/insight_jobs.h"
+
+#include <boost/json/parse.hpp>
+#include <pqxx/pqxx>
+
+#include "common/core/log.h"
+#include "services/responses/pg_responses_store.h"
+
+namespace feedback::responses {
+namespace {
+
+constexpr std::chrono::seconds kReconnectDelay{1};
+
+// The next due job, leased: it comes due again should this worker die with it.
+constexpr const char* kClaim = "insight_jobs_claim";
+constexpr const char* kClaimSql =
+    "UPDATE responses.insight_jobs SET attempts = attempts + 1,"
+    "  due_at = clock_timestamp() + $1 * interval '1 millisecond'"
+    " WHERE id = (SELECT id FROM responses.insight_jobs WHERE due_at <= clock_timestamp()"
+    "   ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    " RETURNING id, workspace_uuid::text, response_uuid::text, answer_uuid::text, question,"
+    "   custom_fields, text, attempts";
+
+constexpr const char* kRetryLater = "insight_jobs_retry_later";
+constexpr const char* kRetryLaterSql =
+    "UPDATE responses.insight_jobs SET due_at = clock_timestamp() + $2 * interval '1 millisecond'"
+    " WHERE id = $1";
+
+constexpr const char* kFinish = "insight_jobs_finish";
+constexpr const char* kFinishSql = "DELETE FROM responses.insight_jobs WHERE id = $1";
+
+void prepare(pqxx::connection& c) {
+  PgResponsesStore::prepare(c);
+  c.prepare(kClaim, kClaimSql);
+  c.prepare(kRetryLater, kRetryLaterSql);
+  c.prepare(kFinish, kFinishSql);
+}
+
+questions::EvaluatorConfig configOf(const std::string& custom_fields_json) {
+  questions::EvaluatorConfig config;
+  boost::system::error_code ec;
+  auto names = boost::json::parse(custom_fields_json, ec);
+  if (!ec && names.is_array()) {
+    for (const auto& n : names.get_array()) {
+      if (n.is_string()) config.custom_fields.emplace_back(n.get_string());
+    }
+  }
+  return config;
+}
+
+}  // namespace
+
+InsightJobs::InsightJobs(InsightJobSettings settings, ResponsesService& service,
+                         const evaluation::ModelServer& model,
+                         const evaluation::Evaluator& fallback,
+                         std::chrono::milliseconds model_timeout, Counters& counters)
+    : settings_(std::move(settings)),
+      service_(service),
+      model_(model),
+      fallback_(fallback),
+      // A claimed job waits for at most one model call (and its margin) before it is settled.
+      lease_(model_timeout * 2 + std::chrono::seconds(10)),
+      counters_(counters) {
+  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this] { work(); });
+}
+
+InsightJobs::~InsightJobs() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+bool InsightJobs::sleep(std::chrono::milliseconds how_long) {
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_for(lock, how_long, [this] { return stopping_; });
+}
+
+void InsightJobs::work() {
+  std::unique_ptr<pqxx::connection> connection;
+  bool failing = false;
+  while (true) {
+    bool busy = false;
+    try {
+      if (!connection) {
+        connection = std::make_unique<pqxx::connection>(settings_.database_url);
+        prepare(*connection);
+      }
+      busy = runOne(*connection);
+      if (failing) log::info("insight_jobs_working_again", {});
+      failing = false;
+    } catch (const std::exception& e) {
+      connection.reset();
+      if (!failing) log::warn("insight_jobs_failing", {{"error", e.what()}});
+      failing = true;
+      if (!sleep(kReconnectDelay)) return;
+      continue;
+    }
+    if (busy) {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+    } else if (!sleep(settings_.poll)) {
+      return;
+    }
+  }
+}
+
+bool InsightJobs::runOne(pqxx::connection& connection) {
+  pqxx::result claimed;
+  {
+    pqxx::nontransaction tx(connection);
+    claimed = tx.exec_prepared(kClaim, static_cast<int64_t>(lease_.count()));
+  }
+  if (claimed.empty()) return false;
+  const auto& row = claimed[0];
+  const int64_t id = row[0].as<int64_t>();
+  const std::string workspace = row[1].as<std::string>(), response = row[2].as<std::string>(),
+                    answer = row[3].as<std::string>(), question = row[4].as<std::string>(),
+                    text = row[6].as<std::string>();
+  const int attempts = row[7].as<int>();
+  const auto config = configOf(row[5].as<std::string>());
+  const evaluation::EvaluationInput input{question, text, config};
+
+  auto outcome = model_.insights(input);
+  const char* source = "model";
+  if (!outcome.insights) {
+    log::warn("insight_model_call_failed", {{"response_uuid", response},
+                                            {"attempt", std::to_string(attempts)},
+                                            {"error", outcome.error}});
+    if (attempts < settings_.max_attempts) {
+      counters_.increment("insight_jobs_total{outcome=\"retry\"}");
+      const auto delay = settings_.retry_delay * (1 << std::min(attempts - 1, 10));
+      pqxx::nontransaction(connection)
+          .exec_prepared(kRetryLater, id, static_cast<int64_t>(delay.count()));
+      return true;
+    }
+    outcome.insights = fallback_.insights(input);
+    source = "fallback";
+  }
+  PgResponsesStore store(connection);
+  const bool applied = service_.applyInsights(store, workspace, response, answer, text,
+                                              evaluation::insightsJson(*outcome.insights));
+  pqxx::nontransaction(connection).exec_prepared(kFinish, id);
+  counters_.increment(std::string("insight_jobs_total{outcome=\"") + (applied ? source : "stale") +
+                      "\"}");
+  return true;
+}
+
+}  // namespace feedback::responses
