@@ -13,14 +13,62 @@ namespace {
 
 using questions::Question;
 
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (true) {
-    auto end = text.find(separator, start);
-    out.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
+// The text up to `separator` (all of it when there is none), taken off the front of `rest`.
+std::string_view cut(std::string_view& rest, char separator) {
+  const auto end = rest.find(separator);
+  const auto part = rest.substr(0, end);
+  rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+  return part;
+}
+
+// Calls `each` with every string of a JSON array of strings, as summary_facts.h writes them;
+// false when it is no such array. Strings without escapes (nearly all) are not copied.
+template <class Each>
+bool forEachString(std::string_view json, Each each) {
+  std::size_t i = 0;
+  auto skipSpace = [&] {
+    while (i < json.size() && (json[i] == ' ' || json[i] == '\n' || json[i] == '\t')) ++i;
+  };
+  skipSpace();
+  if (i >= json.size() || json[i++] != '[') return false;
+  skipSpace();
+  if (i < json.size() && json[i] == ']') return true;
+  while (i < json.size()) {
+    if (json[i] != '"') return false;
+    const std::size_t start = ++i;
+    bool escaped = false;
+    while (i < json.size() && json[i] != '"') {
+      if (json[i] == '\\') {
+        escaped = true;
+        ++i;
+      }
+      ++i;
+    }
+    if (i >= json.size()) return false;
+    if (escaped) {
+      boost::system::error_code ec;
+      auto v = boost::json::parse(json.substr(start - 1, i - start + 2), ec);
+      if (ec || !v.is_string()) return false;
+      each(std::string_view(v.get_string()));
+    } else {
+      each(json.substr(start, i - start));
+    }
+    ++i;
+    skipSpace();
+    if (i < json.size() && json[i] == ']') return true;
+    if (i >= json.size() || json[i++] != ',') return false;
+    skipSpace();
+  }
+  return false;
+}
+
+template <class Map>
+void countIn(Map& counts, std::string_view key) {
+  auto it = counts.find(key);
+  if (it == counts.end()) {
+    counts.emplace(std::string(key), 1);
+  } else {
+    ++it->second;
   }
 }
 
@@ -109,16 +157,12 @@ LinkSummary::LinkSummary(std::vector<Question> questions)
 
 void LinkSummary::add(std::string_view facts) {
   ++responses_;
-  for (auto line : split(facts, '\n')) {
-    auto tab = line.find('\t');
-    if (tab == std::string_view::npos) continue;
-    auto it = index_.find(std::string(line.substr(0, tab)));
-    if (it == index_.end()) continue;  // a question the link no longer has
-    auto rest = line.substr(tab + 1);
-    auto kind_end = rest.find('\t');
-    auto kind = rest.substr(0, kind_end);
-    auto payload =
-        kind_end == std::string_view::npos ? std::string_view() : rest.substr(kind_end + 1);
+  while (!facts.empty()) {
+    std::string_view line = cut(facts, '\n');
+    auto it = index_.find(cut(line, '\t'));
+    if (it == index_.end()) continue;  // a question the link no longer has (or no line)
+    const auto kind = cut(line, '\t');
+    const auto payload = line;
     Stats& s = stats_[it->second];
     ++s.answered;
     addFact(s, questions_[it->second], kind, payload);
@@ -138,25 +182,17 @@ void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
     auto v = boost::json::parse(payload, ec);
     if (!ec && v.is_number()) s.numbers.push_back(v.to_number<double>());
   } else if (kind == "c" && (type == "multiple_choice" || type == "image_choice")) {
-    boost::system::error_code ec;
-    auto v = boost::json::parse(payload, ec);
-    if (ec || !v.is_array()) return;
-    for (const auto& choice : v.get_array()) {
-      if (choice.is_string()) ++s.choices[std::string(choice.get_string())];
-    }
+    forEachString(payload, [&s](std::string_view choice) { countIn(s.choices, choice); });
   } else if (kind == "y" && type == "yes_no") {
     ++(payload == "1" ? s.yes : s.no);
   } else if (kind == "t" && isTextType(type)) {
-    auto parts = split(payload, '\t');
-    if (parts.size() != 3 || parts[0].empty()) return;  // not evaluated yet
-    ++(parts[0] == "p" ? s.positive : parts[0] == "n" ? s.negative : s.neutral);
-    if (parts[1] == "1") ++s.actionable;
-    boost::system::error_code ec;
-    auto topics = boost::json::parse(parts[2], ec);
-    if (ec || !topics.is_array()) return;
-    for (const auto& t : topics.get_array()) {
-      if (t.is_string()) ++s.topics[std::string(t.get_string())];
-    }
+    std::string_view rest = payload;
+    const auto sentiment = cut(rest, '\t');
+    const auto actionable = cut(rest, '\t');
+    if (sentiment.empty()) return;  // not evaluated yet
+    ++(sentiment == "p" ? s.positive : sentiment == "n" ? s.negative : s.neutral);
+    if (actionable == "1") ++s.actionable;
+    forEachString(rest, [&s](std::string_view topic) { countIn(s.topics, topic); });
   }
 }
 

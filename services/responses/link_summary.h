@@ -40,20 +40,28 @@ class LinkSummary {
   std::string json(const std::string& link_uuid, int64_t started) const;
 
  private:
+  // Lookups by the facts' text without a copy of it.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <class V>
+  using TextMap = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
+
   struct Stats {
     int64_t answered = 0;
     std::map<int64_t, int64_t> ratings;
     std::vector<double> numbers;
-    std::map<std::string, int64_t, std::less<>> choices;
+    TextMap<int64_t> choices;
     int64_t yes = 0, no = 0;
     int64_t positive = 0, neutral = 0, negative = 0, actionable = 0;
-    std::unordered_map<std::string, int64_t> topics;
+    TextMap<int64_t> topics;
   };
   void addFact(Stats& stats, const questions::Question& question, std::string_view kind,
                std::string_view payload);
 
   std::vector<questions::Question> questions_;
-  std::unordered_map<std::string, std::size_t> index_;
+  TextMap<std::size_t> index_;
   std::vector<Stats> stats_;
   int64_t responses_ = 0;
 };

@@ -109,17 +109,17 @@ constexpr const char* kCompletedCountsSql =
     "SELECT link_uuid::text, sum(completed)::bigint FROM responses.link_counts "
     "WHERE workspace_uuid = $1 AND link_uuid = ANY($2::uuid[]) GROUP BY link_uuid";
 
-// A batch of a link's summary facts after (submitted_at, response_uuid), in the index's order;
-// bounds are inclusive, NULL for none.
+// A link's summary facts, read through a cursor a batch at a time in one snapshot, in no
+// particular order: a summary adds them up, and unordered the planner reads the heap in
+// its own order (a bitmap scan), twice as fast as in the index's. Planned for all its rows
+// (cursor_tuple_fraction), not for the first ones. The bounds are given as literals (a
+// cursor's query takes no parameters), quoted.
 constexpr int kSummaryBatch = 50000;
-constexpr const char* kSummaryFacts = "responses_summary_facts";
-constexpr const char* kSummaryFactsSql =
-    "SELECT facts, " MICROS("submitted_at") ", response_uuid::text"
-    " FROM responses.response_facts"
-    " WHERE link_uuid = $1 AND workspace_uuid = $2"
-    "   AND (submitted_at, response_uuid) > (" FROM_MICROS("$3") ", $4::uuid)"
-    "   AND ($5::bigint IS NULL OR submitted_at <= " FROM_MICROS("$5") ")"
-    " ORDER BY submitted_at, response_uuid LIMIT $6";
+constexpr const char* kSummaryPlanning = "SET LOCAL cursor_tuple_fraction = 1.0";
+constexpr const char* kSummaryCursor =
+    "DECLARE summary_facts NO SCROLL CURSOR FOR SELECT facts FROM responses.response_facts"
+    " WHERE link_uuid = ";
+constexpr const char* kSummaryFetch = "FETCH FORWARD 50000 FROM summary_facts";
 
 // Every response of a link within the bounds: the counts' rows when there are none, else the
 // responses themselves (their time as lists bound it: the submission's, else the start's).
@@ -219,7 +219,6 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.prepare(kSelectResponse, kSelectResponseSql);
   c.prepare(kSaveResponse, kSaveResponseSql);
   c.prepare(kCompletedCounts, kCompletedCountsSql);
-  c.prepare(kSummaryFacts, kSummaryFactsSql);
   c.prepare(kStartedCount, kStartedCountSql);
   prepareQueries(c);
 }
@@ -379,21 +378,21 @@ void PgResponsesStore::forEachSummaryFacts(const std::string& workspace_uuid,
                                            std::optional<int64_t> since,
                                            std::optional<int64_t> until,
                                            const std::function<void(std::string_view)>& each) {
-  // One snapshot for every batch, so that a response submitted meanwhile is counted in none
-  // rather than in a later batch only.
-  pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> tx(connection_);
-  // Strictly after the key: the first batch starts just before `since`.
-  constexpr int64_t kYearOne = -62135596800000000;  // before any submission
-  std::string after_micros = std::to_string(since ? *since - 1 : kYearOne);
-  std::string after_uuid = "ffffffff-ffff-ffff-ffff-ffffffffffff";
-  const std::string until_text = until ? std::to_string(*until) : std::string();
+  pqxx::read_transaction tx(connection_);
+  tx.exec(kSummaryPlanning);
+  std::string declare = kSummaryCursor + tx.quote(link_uuid) +
+                        "::uuid AND workspace_uuid = " + tx.quote(workspace_uuid) + "::uuid";
+  if (since)
+    declare +=
+        " AND submitted_at >= " FROM_MICROS_BEFORE + std::to_string(*since) + FROM_MICROS_AFTER;
+  if (until)
+    declare +=
+        " AND submitted_at <= " FROM_MICROS_BEFORE + std::to_string(*until) + FROM_MICROS_AFTER;
+  tx.exec(declare);
   while (true) {
-    auto rows = tx.exec_prepared(kSummaryFacts, link_uuid, workspace_uuid, after_micros, after_uuid,
-                                 optional(until.has_value(), until_text), kSummaryBatch);
+    auto rows = tx.exec(kSummaryFetch);
     for (const auto& row : rows) each(std::string_view(row[0].c_str(), row[0].size()));
     if (rows.size() < static_cast<std::size_t>(kSummaryBatch)) break;
-    after_micros = rows.back()[1].c_str();
-    after_uuid = rows.back()[2].c_str();
   }
   tx.commit();
 }

@@ -82,6 +82,17 @@ void setAnswers(StoredResponse& stored, std::vector<v1::Answer> answers) {
   stored.response.set_answers_json(answersJson(stored.answers));
 }
 
+// The question a call on one answer of a response names; 404 when the response's uuid is
+// malformed or the link has no such question.
+const questions::Question* answeredQuestion(const IntakeForm& form,
+                                            const std::string& response_uuid,
+                                            const std::string& field_key) {
+  if (!isUuid(response_uuid)) noSuchResponse();
+  const questions::Question* question = form.rules().find(field_key);
+  if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
+  return question;
+}
+
 // A call on a started response: the token matches (compared in constant time), the
 // response belongs to this link and is still open, and the link takes responses.
 void requireOpen(const StoredResponse& stored, const std::string& token, const IntakeForm& form) {
@@ -235,10 +246,8 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
                                                     const v1::SaveAnswerRequest& request) {
   const auto compiled = forms_.of(request.link());
   const IntakeForm& form = *compiled;
-  if (!isUuid(request.response_uuid())) noSuchResponse();
   const auto& field_key = request.answer().field_key();
-  const questions::Question* question = form.rules().find(field_key);
-  if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
+  const questions::Question* question = answeredQuestion(form, request.response_uuid(), field_key);
   v1::SaveAnswerResponse response;
   bool found = store.updateResponse(
       form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
@@ -280,10 +289,8 @@ v1::AnswerFollowUpResponse ResponsesService::answerFollowUp(
     ResponsesStore& store, const v1::AnswerFollowUpRequest& request) {
   const auto compiled = forms_.of(request.link());
   const IntakeForm& form = *compiled;
-  if (!isUuid(request.response_uuid())) noSuchResponse();
   const auto& field_key = request.answer().field_key();
-  const questions::Question* question = form.rules().find(field_key);
-  if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
+  const questions::Question* question = answeredQuestion(form, request.response_uuid(), field_key);
   v1::AnswerFollowUpResponse response;
   bool found = store.updateResponse(
       form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {

@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 
 import stack_cpu
+from bench_processes import BenchProcess, free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -28,7 +29,7 @@ CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "64")
 TARGETS = {"W1_ratio": 0.25, "W1_p99_ms": 10.0, "W2_rps": 3000.0, "RSS_MiB": 64.0,
            "W3_rps": 4000.0, "W3_p99_ms": 20.0, "W3_search_rps": 1000.0, "W4_rps": 3000.0,
            "W4_p99_ms": 50.0, "scale_ms": 50.0, "W5_ratio": 0.5, "W1_limiter_cost": 0.10,
-           "W6_p50_ms": 50.0, "W6_p99_ms": 250.0}
+           "W6_p50_ms": 50.0, "W6_p99_ms": 250.0, "W4_evaluator_cost": 0.10, "summary_ms": 200.0}
 W6_RATE = 1000  # submissions per second while W6 measures
 W3_RESPONSES = int(os.environ.get("BENCH_W3_RESPONSES", "100000"))
 SCALE_RESPONSES = int(os.environ.get("BENCH_SCALE_RESPONSES", "1000000"))
@@ -51,14 +52,6 @@ def http(method, url, key, body=None, headers=None):
                                           "Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(req, timeout=30) as r:
         return r.status, r.read()
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start_nginx(body_file, port):
@@ -95,38 +88,6 @@ http {{
             time.sleep(0.05)
     proc.kill()
     raise SystemExit(f"bench: nginx did not start: {proc.stderr.read().decode()[-500:]}")
-
-
-class BenchGateway:
-    """A gateway of the bench's own on the stack's services, with `settings` added to the
-    stack's: the rows that compare settings run on two of these, alike but for them."""
-
-    def __init__(self, **settings):
-        with open(os.path.join(STACK_DIR, "services.env")) as f:
-            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
-        self.port, admin = free_port(), free_port()
-        env.update(GATEWAY_PORT=str(self.port), ADMIN_PORT=str(admin), **settings)
-        self.log = open(os.path.join(OUT_DIR, f"gateway-{self.port}.log"), "w")
-        self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", "gateway", "gateway")],
-                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        self.pid = self.proc.pid
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{admin}/readyz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise SystemExit("bench: a bench gateway did not become ready")
-
-    def url(self, path):
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=20)
-        self.log.close()
 
 
 def check_refused(url, key, samples=20):
@@ -197,7 +158,7 @@ def wrk(url, script, key, connections=CONNECTIONS, duration=DURATION, extra_env=
 def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, stack=True,
              gateway=None):
     """One wrk run after a warm-up; with the stack's CPU per request unless `stack` is False
-    (`gateway`: the BenchGateway measured instead of the stack's)."""
+    (`gateway`: the BenchProcess measured instead of the stack's)."""
     print(f"bench: {name}: warm-up {WARMUP}, then {DURATION} at {connections} connections ...",
           flush=True)
     wrk(url, script, key, connections, WARMUP, extra_env)
@@ -249,6 +210,31 @@ def webhook_delivery(env, ctl, base, gateway, link_body):
           f"(warm-up included), p50 {delivered['p50_ms']:.1f} ms, p99 {delivered['p99_ms']:.1f} ms",
           flush=True)
     return r, delivered
+
+
+def evaluator_pair(slug, bench_host):
+    """W4 with and without the local evaluator (AI_EVALUATOR=off): two responses services of the
+    bench's own, each behind a gateway of its own, alike but for that, in turn twice (best of
+    each), since this machine's speed drifts from run to run."""
+    processes = []
+    try:
+        gateways = {}
+        for name, evaluator in (("W4, evaluator on", "local"), ("W4, evaluator off", "off")):
+            responses = BenchProcess("responses", STACK_DIR, OUT_DIR, AI_EVALUATOR=evaluator)
+            processes.append(responses)
+            gateways[name] = BenchProcess("gateway", STACK_DIR, OUT_DIR, TRUSTED_PROXIES="127.0.0.1",
+                                          RESPONSES_ADDR=f"127.0.0.1:{responses.port}")
+            processes.append(gateways[name])
+        runs = []
+        for _ in range(2):
+            for name, gateway in gateways.items():
+                runs.append(scenario(name, gateway.url(f"/i/{slug}/submit/"), "intake_submit.lua",
+                                     None, extra_env={"BENCH_HOST": bench_host}, stack=False))
+        return [max((r for r in runs if r["name"] == name), key=lambda r: r["rps"])
+                for name in gateways]
+    finally:
+        for p in reversed(processes):
+            p.stop()
 
 
 def rss_with_idle_connections(gateway_pid, host, port, key, count=1000):
@@ -309,8 +295,8 @@ def main():
     results.append(scenario("W1 GET /v1/links/{uuid}/", w1_url, "get.lua", key))
     # W1 with and without rate limits, on two bench gateways alike but for that, taken in
     # turn twice (best of each) since this machine's speed drifts from run to run.
-    limited = BenchGateway(TRUSTED_PROXIES="127.0.0.1")
-    unlimited = BenchGateway(RATE_LIMITS="false")
+    limited = BenchProcess("gateway", STACK_DIR, OUT_DIR, TRUSTED_PROXIES="127.0.0.1")
+    unlimited = BenchProcess("gateway", STACK_DIR, OUT_DIR, RATE_LIMITS="false")
     try:
         w1_path = f"/v1/links/{link['uuid']}/"
         pair = []
@@ -337,6 +323,7 @@ def main():
         results.append(scenario("W4 intake one-shot submit", limited.url(f"/i/{hot['slug']}/submit/"),
                                 "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host},
                                 gateway=limited))
+        results += evaluator_pair(hot["slug"], bench_host)
         w6 = webhook_delivery(env, ctl, base, limited, link_body)
         if w6:
             results.append(w6[0])
@@ -358,6 +345,8 @@ def main():
     results.append(scenario("W3 search, read afresh", f"{w3_url}&search={RARE_WORD}", "get.lua",
                             w3["api_key"], extra_env=fresh))
 
+
+    summary_ms = timed_get(f"{base}links/{w3['link_uuid']}/summary/", w3["api_key"]) * 1000
 
     scale = seeded_link(env, SCALE_RESPONSES)
     scale_url = f"{base}links/{scale['link_uuid']}/responses/?page_size=20"
@@ -391,6 +380,8 @@ def main():
         print(f"\nW6, submission to webhook delivery at {w6[0]['rps']:.0f} submissions/s: "
               f"p50 {w6[1]['p50_ms']:.1f} ms, p99 {w6[1]['p99_ms']:.1f} ms, max {w6[1]['max_ms']:.1f} ms "
               f"({w6[1]['count']} deliveries, {w6[1]['duplicates']} duplicates)")
+    print(f"\nGET /v1/links/{{uuid}}/summary/ of a link with {W3_RESPONSES:,} responses "
+          f"(median of 5): {summary_ms:.1f} ms")
     print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
     for name, seconds in scale_checks:
         print(f"  {name:<34} {seconds * 1000:>8.1f} ms")
@@ -403,6 +394,8 @@ def main():
     w5 = by_name["W5 over the limit (429)"]
     w1_on, w1_off = by_name["W1, rate limits on"], by_name["W1, rate limits off"]
     limiter_cost = 1 - w1_on["rps"] / w1_off["rps"] if w1_off["rps"] else 1
+    w4_on, w4_off = by_name["W4, evaluator on"], by_name["W4, evaluator off"]
+    evaluator_cost = 1 - w4_on["rps"] / w4_off["rps"] if w4_off["rps"] else 1
     checks = {
         "W1 >= 25% of W0": w1["ratio_to_w0"] >= TARGETS["W1_ratio"],
         "W1 p99 < 10 ms": w1["p99_us"] / 1000 < TARGETS["W1_p99_ms"],
@@ -420,6 +413,10 @@ def main():
         "W5 (429 path) >= 50% of W0": w5["ratio_to_w0"] >= TARGETS["W5_ratio"],
         f"W1 with rate limits at most 10% below without ({limiter_cost:+.1%})":
             limiter_cost <= TARGETS["W1_limiter_cost"],
+        f"W4 with the local evaluator at most 10% below without ({evaluator_cost:+.1%})":
+            evaluator_cost <= TARGETS["W4_evaluator_cost"],
+        f"summary of {W3_RESPONSES:,} responses < 200 ms ({summary_ms:.0f} ms)":
+            summary_ms < TARGETS["summary_ms"],
     }
     if w6:
         checks["W6 delivery p50 < 50 ms"] = w6[1]["p50_ms"] < TARGETS["W6_p50_ms"]
@@ -434,6 +431,7 @@ def main():
               "threads": int(THREADS), "w1_body_bytes": len(w1_body), "scenarios": results,
               "gateway_rss_mib_1000_idle": rss, "idle_connections_held": held,
               "scale_ms": {name: seconds * 1000 for name, seconds in scale_checks},
+              "summary_ms": summary_ms,
               "w6_delivery": w6[1] if w6 else None,
               "targets": checks}
     with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:

@@ -1,5 +1,5 @@
 // End to end: the responses service's VADER (services/responses/evaluation/sentiment.cc, run
-// through build/services/responses/sentiment_scores) against the reference package itself,
+// through build/services/responses/evaluate_text --compound) against the reference package,
 // vader-sentiment 1.1.3 (installed into .tools/ by scripts/setup), on generated sentences
 // that exercise every rule: negations (also contracted and capitalised), boosters and
 // dampeners (also in capitals), "but" clauses, "least", "kind of", idioms, ALL CAPS against
@@ -13,8 +13,8 @@ const { execFileSync } = require("child_process");
 
 const root = path.resolve(__dirname, "..", "..");
 const vader = require(path.join(root, ".tools", "node_modules", "vader-sentiment"));
-const binary = process.env.SENTIMENT_SCORES ||
-  path.join(root, "build", "services", "responses", "sentiment_scores");
+const binary = process.env.EVALUATE_TEXT ||
+  path.join(root, "build", "services", "responses", "evaluate_text");
 
 // A small deterministic generator (mulberry32), so that every run checks the same sentences.
 let seed = 20141;
@@ -73,7 +73,7 @@ while (sentences.length < 600) sentences.push(pick(builders)());
 sentences.push("", "ok", "a b c", "!!!", "I", "NOT BAD AT ALL", "not bad at all", "Not bad at all",
   "kind of", "The the the", "😀 great 😀", "café is très good", "good!!!!!!", "GOOD good GOOD");
 
-const cpp = execFileSync(binary, { input: sentences.map((s) => s.replace(/\n/g, " ")).join("\n") + "\n" })
+const cpp = execFileSync(binary, ["--compound"], { input: sentences.map((s) => s.replace(/\n/g, " ")).join("\n") + "\n" })
   .toString().trim().split("\n").map(Number);
 if (cpp.length !== sentences.length) {
   console.error(`vader: ${cpp.length} scores for ${sentences.length} sentences`);

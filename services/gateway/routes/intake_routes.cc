@@ -96,22 +96,30 @@ void startResponse(const Stub& responses, const ContextPtr& ctx, Respond respond
       });
 }
 
-// PUT /i/{slug}/responses/{uuid}/answers/{field_key}/
-void saveAnswer(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
+// A call on one answer of a started response: its body {value} (required; `nullable`: null
+// clears the answer) into the request.
+template <class Request>
+Request answerRequest(const ContextPtr& ctx, const IntakeForm& form, bool nullable) {
   JsonFields body(ctx->body, "", {"value"});
   const auto* value = ctx->body.if_contains("value");
   if (!value) {
-    throw ApiError(ErrorCode::kValidationError, "'value' is required (null clears it).",
+    throw ApiError(ErrorCode::kValidationError,
+                   nullable ? "'value' is required (null clears it)." : "'value' is required.",
                    {{"value", "is required"}});
   }
-  rv1::SaveAnswerRequest request;
-  setLink(*request.mutable_link(), *form);
+  Request request;
+  setLink(*request.mutable_link(), form);
   request.set_response_uuid(ctx->params.at(1));
   request.set_token(responseToken(*ctx));
   request.mutable_answer()->set_field_key(ctx->params.at(2));
   if (!value->is_null()) request.mutable_answer()->set_value_json(jsonText(*value));
+  return request;
+}
+
+// PUT /i/{slug}/responses/{uuid}/answers/{field_key}/
+void saveAnswer(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
   callBackend<rv1::SaveAnswerResponse>(
-      ctx, std::move(respond), std::move(request),
+      ctx, std::move(respond), answerRequest<rv1::SaveAnswerRequest>(ctx, *form, true),
       [responses](auto* c, auto* q, auto* r, auto done) {
         responses->async()->SaveAnswer(c, q, r, std::move(done));
       },
@@ -120,19 +128,8 @@ void saveAnswer(const Stub& responses, const ContextPtr& ctx, Respond respond, F
 
 // POST /i/{slug}/responses/{uuid}/answers/{field_key}/follow_ups/
 void answerFollowUp(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
-  JsonFields body(ctx->body, "", {"value"});
-  const auto* value = ctx->body.if_contains("value");
-  if (!value) {
-    throw ApiError(ErrorCode::kValidationError, "'value' is required.", {{"value", "is required"}});
-  }
-  rv1::AnswerFollowUpRequest request;
-  setLink(*request.mutable_link(), *form);
-  request.set_response_uuid(ctx->params.at(1));
-  request.set_token(responseToken(*ctx));
-  request.mutable_answer()->set_field_key(ctx->params.at(2));
-  if (!value->is_null()) request.mutable_answer()->set_value_json(jsonText(*value));
   callBackend<rv1::AnswerFollowUpResponse>(
-      ctx, std::move(respond), std::move(request),
+      ctx, std::move(respond), answerRequest<rv1::AnswerFollowUpRequest>(ctx, *form, false),
       [responses](auto* c, auto* q, auto* r, auto done) {
         responses->async()->AnswerFollowUp(c, q, r, std::move(done));
       },

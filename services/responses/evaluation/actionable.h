@@ -2,8 +2,8 @@
 // Whether an answer gives the team something to act on. The rules, sentence by sentence
 // (words lowercased, "’" read as "'"):
 //  1. A request: "please" anywhere; a sentence that starts with an imperative verb (add, fix,
-//     improve, make, change, remove, allow, let, bring, give, stop, update, show, send, offer,
-//     include, support, provide, reduce, lower, speed, simplify, consider); or a wish or
+//     improve, make, change, remove, allow, let, bring, give, send, include, provide, reduce,
+//     lower, simplify, consider; not words as often nouns there, such as "support"); or a wish or
 //     suggestion: "should", "could you", "can you", "would you", "need to", "needs to",
 //     "have to", "has to", "must", "i wish", "i'd like", "i would like", "i want",
 //     "it would be nice/great/better/good/helpful", "would love", "why not", "suggest",

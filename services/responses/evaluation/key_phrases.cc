@@ -23,8 +23,14 @@ bool isTopic(const std::vector<std::string>& phrase) {
 std::vector<std::vector<std::string>> candidates(std::string_view text) {
   std::vector<std::vector<std::string>> out;
   std::vector<std::string> current;
+  // A run longer than a topic is cut into consecutive topics ("support answered within |
+  // minutes today"), so that long unbroken runs still yield some.
   auto close = [&] {
-    if (!current.empty()) out.push_back(std::move(current));
+    for (std::size_t at = 0; at < current.size(); at += kMaxPhraseWords) {
+      const auto end = std::min(current.size(), at + kMaxPhraseWords);
+      out.emplace_back(std::make_move_iterator(current.begin() + static_cast<std::ptrdiff_t>(at)),
+                       std::make_move_iterator(current.begin() + static_cast<std::ptrdiff_t>(end)));
+    }
     current.clear();
   };
   for (auto& w : words(text)) {

@@ -165,6 +165,20 @@ TEST_CASE("summary: empty links, bounds, and questions changed since", "[respons
   CHECK(answered(now, "plan") == 1);
 }
 
+TEST_CASE("summary: options with quotes, commas and backslashes are counted as given",
+          "[responses]") {
+  SummaryFixture f;
+  f.change().mutable_questions(2)->set_configuration_json(
+      R"({"options": ["say \"hi\"", "a, b", "back\\slash", "ünï"], "allow_multiple": true})");
+  f.oneShot({{"plan", R"(["say \"hi\"", "a, b"])"}});
+  f.oneShot({{"plan", R"(["back\\slash", "ünï", "a, b"])"}});
+  const auto counts = stats(f.summary(), "plan").at("counts").as_object();
+  CHECK(counts.at("say \"hi\"").as_int64() == 1);
+  CHECK(counts.at("a, b").as_int64() == 2);
+  CHECK(counts.at("back\\slash").as_int64() == 1);
+  CHECK(counts.at("ünï").as_int64() == 1);
+}
+
 TEST_CASE("summary: the link document must be one", "[responses]") {
   SummaryFixture f;
   v1::GetLinkSummaryRequest r;

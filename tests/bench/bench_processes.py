@@ -1,0 +1,54 @@
+"""Processes of the bench's own beside the stack's: the rows that compare settings run on two
+of them, alike but for those settings."""
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+# The environment names of each binary's API and admin ports.
+PORTS = {"gateway": ("GATEWAY_PORT", "ADMIN_PORT"),
+         "responses": ("RESPONSES_PORT", "RESPONSES_ADMIN_PORT")}
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class BenchProcess:
+    """One more `binary` on the stack's settings (STACK_DIR/services.env) with `settings`
+    added, on free ports; ready when its admin port says so."""
+
+    def __init__(self, binary, stack_dir, out_dir, **settings):
+        with open(os.path.join(stack_dir, "services.env")) as f:
+            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+        self.port, admin = free_port(), free_port()
+        port_name, admin_name = PORTS[binary]
+        env.update({port_name: str(self.port), admin_name: str(admin)}, **settings)
+        self.log = open(os.path.join(out_dir, f"{binary}-{self.port}.log"), "w")
+        self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", binary, binary)],
+                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.pid = self.proc.pid
+        for _ in range(400):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{admin}/readyz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise SystemExit(f"bench: a bench {binary} did not become ready")
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+        self.log.close()
