@@ -15,9 +15,8 @@ using Words = std::vector<std::string>;
 // Verbs that start a request; words as often nouns there ("Support answered...", "Update
 // broke...") are left out.
 constexpr std::string_view kImperatives[] = {
-    "add",   "fix",     "improve", "make",   "change",   "remove",  "allow", "let",
-    "bring", "give",    "send",    "include", "provide", "reduce", "lower", "simplify",
-    "consider"};
+    "add",  "fix",  "improve", "make",    "change", "remove", "allow",    "let",     "bring",
+    "give", "send", "include", "provide", "reduce", "lower",  "simplify", "consider"};
 
 // Word sequences that ask for something wherever they stand.
 const std::initializer_list<std::initializer_list<std::string_view>> kRequests = {

@@ -54,9 +54,9 @@ TEST_CASE("text units: words, sentences, stems, clipping", "[evaluation]") {
 
 TEST_CASE("key phrases: RAKE scores longer content runs first, at most the limit", "[evaluation]") {
   // Candidates of three words outscore two, two outscore one; longer runs are no topics.
-  CHECK(topics(kLong) == std::vector<std::string>{"support team answered",
-                                                  "send shipping updates", "last order took",
-                                                  "checkout page", "crashed twice"});
+  CHECK(topics(kLong) == std::vector<std::string>{"support team answered", "send shipping updates",
+                                                  "last order took", "checkout page",
+                                                  "crashed twice"});
   // Each phrase once; a word scores degree over frequency ("checkout": 6 / 3 beats "slow": 1).
   CHECK(topics("The checkout page is slow. The checkout page crashed. Checkout.", 5) ==
         std::vector<std::string>{"checkout page crashed", "checkout page", "checkout", "slow"});
