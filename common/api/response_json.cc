@@ -6,6 +6,29 @@ namespace feedback::api {
 
 namespace rv1 = feedback::responses::v1;
 
+namespace {
+
+// Dynamic probing's part of an answer (API-CONTRACT.md section 9).
+void writeProbing(JsonWriter& json, const rv1::Answer& a) {
+  json.key("follow_up");
+  if (a.has_follow_up()) {
+    json.string(a.follow_up());
+  } else {
+    json.null();
+  }
+  json.key("follow_ups").beginArray();
+  for (const auto& f : a.follow_ups()) {
+    json.beginObject()
+        .field("prompt", f.prompt())
+        .field("value", f.value())
+        .field("date_created", formatTimestamp(f.date_created_micros()))
+        .endObject();
+  }
+  json.endArray();
+}
+
+}  // namespace
+
 void writeAnswer(JsonWriter& json, const rv1::Answer& a) {
   json.beginObject()
       .field("uuid", a.uuid())
@@ -57,23 +80,7 @@ void writeAnswer(JsonWriter& json, const rv1::Answer& a) {
         .field("media_type", c.media_type())
         .endObject();
   }
-  if (a.probed()) {
-    json.key("follow_up");
-    if (a.has_follow_up()) {
-      json.string(a.follow_up());
-    } else {
-      json.null();
-    }
-    json.key("follow_ups").beginArray();
-    for (const auto& f : a.follow_ups()) {
-      json.beginObject()
-          .field("prompt", f.prompt())
-          .field("value", f.value())
-          .field("date_created", formatTimestamp(f.date_created_micros()))
-          .endObject();
-    }
-    json.endArray();
-  }
+  if (a.probed()) writeProbing(json, a);
   json.endObject();
 }
 

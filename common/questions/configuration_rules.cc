@@ -3,8 +3,10 @@
 #include <boost/json/parse.hpp>
 #include <boost/url/parse.hpp>
 #include <cmath>
+#include <set>
 
 #include "common/core/errors.h"
+#include "common/questions/answer_rules.h"
 #include "common/questions/evaluation_rules.h"
 #include "common/questions/formula.h"
 
@@ -315,11 +317,15 @@ void validateEvaluatorConfig(const boost::json::object& config, const std::strin
       if (!v.is_array() || v.as_array().size() > kMaxCustomFields) {
         fail(key, "must be a list of at most " + std::to_string(kMaxCustomFields) + " strings");
       }
+      std::set<std::string_view> seen;
       for (const auto& item : v.as_array()) {
         if (!item.is_string() || item.as_string().empty() ||
-            item.as_string().size() > kMaxCustomFieldLength) {
+            characterCount(item.as_string()) > kMaxCustomFieldLength) {
           fail(key, "must hold non-empty strings of at most " +
                         std::to_string(kMaxCustomFieldLength) + " characters");
+        }
+        if (!seen.insert(item.as_string()).second) {
+          fail(key, "must not name a field twice ('" + std::string(item.as_string()) + "')");
         }
       }
     } else {

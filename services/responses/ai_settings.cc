@@ -22,7 +22,9 @@ AiSettings readAiSettings(Env& env) {
   s.jobs.max_attempts = env.integer("AI_MAX_ATTEMPTS", 3, 1, 20);
   s.jobs.retry_delay =
       std::chrono::milliseconds(env.integer("AI_RETRY_DELAY_MS", 2000, 1, 3600000));
-  s.jobs.workers = env.integer("AI_WORKERS", 4, 1, 256);
+  s.jobs.workers = env.integer("AI_WORKERS", 4, 1, 64);  // one PostgreSQL connection each
+  s.jobs.failures_to_rest = env.integer("AI_REST_AFTER_FAILURES", 5, 1, 1000);
+  s.jobs.rest = std::chrono::milliseconds(env.integer("AI_REST_MS", 30000, 0, 3600000));
   if (s.mode == InsightsMode::kQueued) {
     auto url = boost::urls::parse_absolute_uri(s.model.base_url);
     if (!url || (url->scheme() != "http" && url->scheme() != "https") || url->host().empty()) {

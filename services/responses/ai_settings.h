@@ -9,6 +9,8 @@
 //   AI_MAX_ATTEMPTS    calls per answer before the local evaluator answers instead [3]
 //   AI_RETRY_DELAY_MS  wait after the first failed call, doubled after each [2000]
 //   AI_WORKERS         model calls under way at once per process [4]
+//   AI_REST_AFTER_FAILURES, AI_REST_MS   failed calls in a row after which the server rests,
+//                      the local evaluator answering meanwhile, and for how long [5, 30000]
 //   AI_CA_BUNDLE       extra CAs (PEM) for an https model server
 
 #include "common/core/config.h"

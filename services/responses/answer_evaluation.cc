@@ -57,9 +57,10 @@ void AnswerEvaluation::saved(const questions::Question& question, rv1::Answer& a
   const auto config = questions::evaluatorConfig(question);
   const std::string text = answerText(answer);
   setInsights(question, answer, text, config, before, jobs);
-  if (!questions::isProbed(question)) return;
-  answer.set_probed(true);
   answer.clear_follow_up();
+  // Follow-ups answered while probing was on stay shown after it is turned off; none is asked.
+  answer.set_probed(questions::isProbed(question) || answer.follow_ups_size() > 0);
+  if (!questions::isProbed(question)) return;
   const int asked = answer.follow_ups_size();
   if (text.empty() || asked >= config.max_follow_ups) return;
   const evaluation::EvaluationInput input{question.prompt, text, config};
@@ -72,7 +73,7 @@ void AnswerEvaluation::completed(const questions::Question& question, rv1::Answe
                                  const rv1::Answer* before, std::vector<InsightJob>& jobs) const {
   setInsights(question, answer, answerText(answer), questions::evaluatorConfig(question), before,
               jobs);
-  if (questions::isProbed(question)) answer.set_probed(true);
+  answer.set_probed(questions::isProbed(question) || answer.follow_ups_size() > 0);
   answer.clear_follow_up();
 }
 

@@ -10,6 +10,14 @@ namespace feedback::responses {
 namespace {
 
 constexpr std::chrono::seconds kReconnectDelay{1};
+// Failed applications (not model calls) a job gets beyond its model attempts.
+constexpr int kApplyAttempts = 3;
+
+int64_t steadyMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // The next due job, leased: it comes due again should this worker die with it.
 constexpr const char* kClaim = "insight_jobs_claim";
@@ -51,7 +59,7 @@ questions::EvaluatorConfig configOf(const std::string& custom_fields_json) {
 }  // namespace
 
 InsightJobs::InsightJobs(InsightJobSettings settings, ResponsesService& service,
-                         const evaluation::ModelServer& model,
+                         const evaluation::ModelServer* model,
                          const evaluation::Evaluator& fallback,
                          std::chrono::milliseconds model_timeout, Counters& counters)
     : settings_(std::move(settings)),
@@ -107,6 +115,21 @@ void InsightJobs::work() {
   }
 }
 
+bool InsightJobs::modelResting() const {
+  return steadyMillis() < resting_until_ms_.load();
+}
+
+void InsightJobs::modelAnswered(bool ok) {
+  if (ok) {
+    failures_in_a_row_ = 0;
+    return;
+  }
+  if (++failures_in_a_row_ % settings_.failures_to_rest != 0) return;
+  resting_until_ms_ = steadyMillis() + settings_.rest.count();
+  log::warn("insight_model_resting", {{"ms", std::to_string(settings_.rest.count())}});
+  counters_.increment("insight_model_rests_total");
+}
+
 bool InsightJobs::runOne(pqxx::connection& connection) {
   pqxx::result claimed;
   {
@@ -122,14 +145,27 @@ bool InsightJobs::runOne(pqxx::connection& connection) {
   const int attempts = row[7].as<int>();
   const auto config = configOf(row[5].as<std::string>());
   const evaluation::EvaluationInput input{question, text, config};
+  if (attempts > settings_.max_attempts + kApplyAttempts) {
+    log::error("insight_job_dropped", {{"response_uuid", response}, {"answer_uuid", answer}});
+    counters_.increment("insight_jobs_total{outcome=\"dropped\"}");
+    pqxx::nontransaction(connection).exec_prepared(kFinish, id);
+    return true;
+  }
 
-  auto outcome = model_.insights(input);
+  evaluation::ModelServer::Outcome outcome;
+  const bool ask_model = model_ && attempts <= settings_.max_attempts && !modelResting();
+  if (ask_model) {
+    outcome = model_->insights(input);
+    modelAnswered(outcome.insights.has_value());
+  }
   const char* source = "model";
   if (!outcome.insights) {
-    log::warn("insight_model_call_failed", {{"response_uuid", response},
-                                            {"attempt", std::to_string(attempts)},
-                                            {"error", outcome.error}});
-    if (attempts < settings_.max_attempts) {
+    if (ask_model) {
+      log::warn("insight_model_call_failed", {{"response_uuid", response},
+                                              {"attempt", std::to_string(attempts)},
+                                              {"error", outcome.error}});
+    }
+    if (ask_model && attempts < settings_.max_attempts) {
       counters_.increment("insight_jobs_total{outcome=\"retry\"}");
       const auto delay = settings_.retry_delay * (1 << std::min(attempts - 1, 10));
       pqxx::nontransaction(connection)

@@ -4,9 +4,15 @@
 // deadline), asks the model server, and fills the answer's ai_insights with the answer
 // (ResponsesService::applyInsights). A failed call (timeout, an error status, an answer that is
 // not insights) is tried again later, up to `max_attempts` in all; then the local evaluator
-// answers instead, so that every job ends in valid insights. Jobs live in PostgreSQL, so they
-// survive restarts, and any number of replicas may work them.
+// answers instead, so that every job ends in valid insights. While the server keeps failing
+// (`failures_to_rest` calls in a row), it rests for `rest` and the local evaluator answers at once,
+// so that a dead server does not make every answer wait through all its attempts. Without a
+// model server (AI_EVALUATOR=local after openai), the local evaluator finishes the jobs left.
+// A job that cannot be applied (its response unreadable) is dropped after a few more tries,
+// loudly. Jobs live in PostgreSQL, so they survive restarts, and any number of replicas may
+// work them.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -26,12 +32,15 @@ struct InsightJobSettings {
   int max_attempts = 3;
   std::chrono::milliseconds retry_delay{2000};  // doubled after each failed attempt
   std::chrono::milliseconds poll{250};          // how often an idle worker looks for jobs
+  int failures_to_rest = 5;                     // failed calls in a row that rest the server
+  std::chrono::milliseconds rest{30000};        // how long it rests
 };
 
 class InsightJobs {
  public:
+  // `model` may be null: the fallback answers every job.
   InsightJobs(InsightJobSettings settings, ResponsesService& service,
-              const evaluation::ModelServer& model, const evaluation::Evaluator& fallback,
+              const evaluation::ModelServer* model, const evaluation::Evaluator& fallback,
               std::chrono::milliseconds model_timeout, Counters& counters);
   ~InsightJobs();
   InsightJobs(const InsightJobs&) = delete;
@@ -43,13 +52,18 @@ class InsightJobs {
   // False when there was no job to do.
   bool runOne(pqxx::connection& connection);
   bool sleep(std::chrono::milliseconds how_long);
+  // The circuit breaker around the model server.
+  bool modelResting() const;
+  void modelAnswered(bool ok);
 
   const InsightJobSettings settings_;
   ResponsesService& service_;
-  const evaluation::ModelServer& model_;
+  const evaluation::ModelServer* model_;
   const evaluation::Evaluator& fallback_;
   const std::chrono::milliseconds lease_;
   Counters& counters_;
+  std::atomic<int> failures_in_a_row_{0};
+  std::atomic<int64_t> resting_until_ms_{0};  // steady clock
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -119,6 +119,59 @@ void writeNumberOrNull(JsonWriter& json, std::string_view key, bool present, dou
   }
 }
 
+void writeRatingStats(JsonWriter& json, const Question& q,
+                      const std::map<int64_t, int64_t>& ratings) {
+  int64_t n = 0, sum = 0;
+  for (const auto& [value, count] : ratings) {
+    n += count;
+    sum += value * count;
+  }
+  if (isNps(q)) {
+    int64_t promoters = 0, passives = 0, detractors = 0;
+    for (const auto& [value, count] : ratings) {
+      (value >= 9 ? promoters : value >= 7 ? passives : detractors) += count;
+    }
+    writeNumberOrNull(json, "nps", n > 0,
+                      n > 0 ? 100.0 * double(promoters - detractors) / double(n) : 0);
+    json.field("promoters", promoters).field("passives", passives).field("detractors", detractors);
+  } else {
+    writeNumberOrNull(json, "average", n > 0, n > 0 ? double(sum) / double(n) : 0);
+  }
+  writeDistribution(json, ratings, ratingRange(q));
+}
+
+void writeNumberStats(JsonWriter& json, std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const bool any = !values.empty();
+  double mean = 0, median = 0;
+  if (any) {
+    for (double v : values) mean += v;
+    mean /= double(values.size());
+    const std::size_t mid = values.size() / 2;
+    median = values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  }
+  writeNumberOrNull(json, "min", any, any ? values.front() : 0);
+  writeNumberOrNull(json, "max", any, any ? values.back() : 0);
+  writeNumberOrNull(json, "mean", any, mean);
+  writeNumberOrNull(json, "median", any, median);
+}
+
+// The most frequent topics, most frequent first (ties: alphabetical).
+template <class Counts>
+void writeTopTopics(JsonWriter& json, const Counts& topics) {
+  std::vector<std::pair<std::string_view, int64_t>> top(topics.begin(), topics.end());
+  const std::size_t keep = std::min(kSummaryTopTopics, top.size());
+  std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(keep), top.end(),
+                    [](const auto& a, const auto& b) {
+                      return a.second != b.second ? a.second > b.second : a.first < b.first;
+                    });
+  json.key("top_topics").beginArray();
+  for (std::size_t k = 0; k < keep; ++k) {
+    json.beginObject().field("topic", top[k].first).field("count", top[k].second).endObject();
+  }
+  json.endArray();
+}
+
 }  // namespace
 
 std::vector<Question> questionsOfDocument(std::string_view link_json) {
@@ -219,40 +272,9 @@ std::string LinkSummary::json(const std::string& link_uuid, int64_t started) con
         .beginObject();
     const auto& type = q.response_type;
     if (type == "rating") {
-      int64_t n = 0, sum = 0;
-      for (const auto& [value, count] : s.ratings) {
-        n += count;
-        sum += value * count;
-      }
-      if (isNps(q)) {
-        int64_t promoters = 0, passives = 0, detractors = 0;
-        for (const auto& [value, count] : s.ratings) {
-          (value >= 9 ? promoters : value >= 7 ? passives : detractors) += count;
-        }
-        writeNumberOrNull(json, "nps", n > 0,
-                          n > 0 ? 100.0 * double(promoters - detractors) / double(n) : 0);
-        json.field("promoters", promoters)
-            .field("passives", passives)
-            .field("detractors", detractors);
-      } else {
-        writeNumberOrNull(json, "average", n > 0, n > 0 ? double(sum) / double(n) : 0);
-      }
-      writeDistribution(json, s.ratings, ratingRange(q));
+      writeRatingStats(json, q, s.ratings);
     } else if (type == "number") {
-      auto values = s.numbers;
-      std::sort(values.begin(), values.end());
-      const bool any = !values.empty();
-      double mean = 0, median = 0;
-      if (any) {
-        for (double v : values) mean += v;
-        mean /= double(values.size());
-        const std::size_t mid = values.size() / 2;
-        median = values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-      }
-      writeNumberOrNull(json, "min", any, any ? values.front() : 0);
-      writeNumberOrNull(json, "max", any, any ? values.back() : 0);
-      writeNumberOrNull(json, "mean", any, mean);
-      writeNumberOrNull(json, "median", any, median);
+      writeNumberStats(json, s.numbers);
     } else if (type == "multiple_choice" || type == "image_choice") {
       json.key("counts").beginObject();
       for (const auto& choice : choicesOf(q)) {
@@ -269,17 +291,8 @@ std::string LinkSummary::json(const std::string& link_uuid, int64_t started) con
           .field("neutral", s.neutral)
           .field("negative", s.negative)
           .endObject();
-      std::vector<std::pair<std::string, int64_t>> top(s.topics.begin(), s.topics.end());
-      const std::size_t keep = std::min(kSummaryTopTopics, top.size());
-      std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(keep), top.end(),
-                        [](const auto& a, const auto& b) {
-                          return a.second != b.second ? a.second > b.second : a.first < b.first;
-                        });
-      json.key("top_topics").beginArray();
-      for (std::size_t k = 0; k < keep; ++k) {
-        json.beginObject().field("topic", top[k].first).field("count", top[k].second).endObject();
-      }
-      json.endArray().field("actionable", s.actionable);
+      writeTopTopics(json, s.topics);
+      json.field("actionable", s.actionable);
     }
     json.endObject().endObject();
   }

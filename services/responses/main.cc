@@ -45,10 +45,15 @@ int main() {
         responses::ResponsesService service(link_counts, evaluator, ai.mode);
         std::optional<responses::evaluation::ModelServer> model;
         std::optional<responses::InsightJobs> insight_jobs;
+        ai.jobs.database_url = r.basics.database_url;
         if (ai.mode == responses::InsightsMode::kQueued) {
           model.emplace(ai.model);
-          ai.jobs.database_url = r.basics.database_url;
-          insight_jobs.emplace(ai.jobs, service, *model, evaluator, ai.model.timeout, r.counters);
+          insight_jobs.emplace(ai.jobs, service, &*model, evaluator, ai.model.timeout, r.counters);
+        } else if (ai.mode == responses::InsightsMode::kInline) {
+          // Jobs a model server was to do before the switch to local: finished locally.
+          ai.jobs.workers = 1;
+          ai.jobs.poll = std::chrono::seconds(5);
+          insight_jobs.emplace(ai.jobs, service, nullptr, evaluator, ai.model.timeout, r.counters);
         }
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
         r.serve(adapter);

@@ -97,6 +97,9 @@ constexpr const char* kSaveResponseSql =
               "  SELECT $1, saved.workspace_uuid, saved.link_uuid, " FROM_MICROS("$5") ", $11::text"
               "  FROM saved WHERE $11::text IS NOT NULL"
               "  ON CONFLICT (response_uuid) DO UPDATE SET facts = EXCLUDED.facts),"
+              // A job queued for an answer's older text would only cost a model call.
+              " superseded AS ("
+              "  DELETE FROM responses.insight_jobs WHERE answer_uuid = ANY ($12::uuid[])),"
               " jobs AS ("
               "  INSERT INTO responses.insight_jobs (workspace_uuid, response_uuid, answer_uuid,"
               "    question, custom_fields, text)"

@@ -22,14 +22,8 @@ namespace feedback::responses {
 namespace {
 
 constexpr std::size_t kTokenLength = 32;
-constexpr std::string_view kInProgress = "in_progress";
-constexpr std::string_view kCompleted = "completed";
 // The token hash of a response that has no token (not hex, so no SHA-256 equals it).
 constexpr std::string_view kNoToken = "none";
-
-[[noreturn]] void noSuchResponse() {
-  throw ApiError(ErrorCode::kNotFound, "No such response.");
-}
 
 std::optional<std::string> respondentEmail(bool given, const std::string& email) {
   if (!given) return std::nullopt;
@@ -160,47 +154,11 @@ class CountedSubmission {
   bool settled_ = false;
 };
 
-StatusFilter statusFilter(const std::string& status) {
-  if (status.empty() || status == kCompleted) return StatusFilter::kCompleted;
-  if (status == kInProgress) return StatusFilter::kInProgress;
-  if (status == "all") return StatusFilter::kAll;
-  throw ApiError(ErrorCode::kValidationError, "'status' must be completed, in_progress or all.",
-                 {{"status", "must be completed, in_progress or all"}});
-}
-
-Ordering ordering(const std::string& name) {
-  if (name.empty() || name == "-submitted_at") return Ordering::kSubmittedDesc;
-  if (name == "submitted_at") return Ordering::kSubmittedAsc;
-  if (name == "respondent_email") return Ordering::kEmailAsc;
-  if (name == "-respondent_email") return Ordering::kEmailDesc;
-  throw ApiError(ErrorCode::kInvalidOrdering,
-                 "'ordering' must be one of submitted_at, -submitted_at, respondent_email, "
-                 "-respondent_email.",
-                 {{"ordering", "unknown ordering '" + name + "'"}});
-}
-
-Ordering reversed(Ordering o) {
-  switch (o) {
-    case Ordering::kSubmittedAsc:
-      return Ordering::kSubmittedDesc;
-    case Ordering::kSubmittedDesc:
-      return Ordering::kSubmittedAsc;
-    case Ordering::kEmailAsc:
-      return Ordering::kEmailDesc;
-    case Ordering::kEmailDesc:
-      return Ordering::kEmailAsc;
-  }
-  return o;
-}
-
-void requireUuid(const std::string& text, const char* name) {
-  if (!isUuid(text)) {
-    throw ApiError(ErrorCode::kValidationError, std::string("'") + name + "' must be a UUID.",
-                   {{name, "must be a UUID"}});
-  }
-}
-
 }  // namespace
+
+void noSuchResponse() {
+  throw ApiError(ErrorCode::kNotFound, "No such response.");
+}
 
 std::string newResponseToken() {
   return crypto::randomBase62(kTokenLength);
@@ -236,7 +194,10 @@ void ResponsesService::keepAnswers(const std::vector<questions::KeptAnswer>& kep
     const v1::Answer* before = it == saved.end() ? nullptr : it->second;
     auto& answer =
         answers.emplace_back(makeAnswer(*k.question, k.value, before ? before->uuid() : ""));
-    if (before) *answer.mutable_follow_ups() = before->follow_ups();
+    // Follow-ups belong to the value they followed: a value changed at the submit drops them.
+    if (before && before->value_json() == answer.value_json()) {
+      *answer.mutable_follow_ups() = before->follow_ups();
+    }
     evaluation_.completed(*k.question, answer, before, stored.insight_jobs);
   }
   setAnswers(stored, std::move(answers));
@@ -391,91 +352,6 @@ Accepted<std::string> ResponsesService::createCompletedResponse(
   std::vector<OutboxEvent> events{makeEvent(kResponseStarted, now, form, record),
                                   makeEvent(kResponseSubmitted, now, form, record)};
   return {NewResponse{std::move(stored), std::move(events)}, std::move(record)};
-}
-
-v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
-                                                          const v1::ListResponsesRequest& request) {
-  const Page page = normalizePage(request.page());
-  ResponseFilter filter;
-  filter.workspace_uuid = request.caller().workspace().uuid();
-  if (!request.link_uuid().empty()) requireUuid(request.link_uuid(), "link_uuid");
-  filter.link_uuid = request.link_uuid();
-  filter.status = statusFilter(request.status());
-  requireStorableText(request.search(), "search");
-  filter.search = request.search();
-  if (request.has_since_micros()) filter.since_micros = request.since_micros();
-  if (request.has_until_micros()) filter.until_micros = request.until_micros();
-  const Ordering order = ordering(request.ordering());
-
-  v1::ListResponsesResponse response;
-  // The first page, and any page of a search (whose count visits every match anyway), come
-  // with their count from one statement.
-  if (!filter.search.empty() || page.offset() == 0) {
-    auto counted = store.listCounted(filter, order, page.offset(), page.size);
-    requirePageExists(page, counted.count);
-    response.set_count(counted.count);
-    for (auto& r : counted.responses) *response.add_responses() = std::move(r);
-    return response;
-  }
-  const int64_t count = store.countResponses(filter);
-  response.set_count(count);
-  requirePageExists(page, count);
-  const int64_t offset = page.offset();
-  if (offset >= count) return response;
-  // Past the middle the page is read from the other end, so that the last page of a million
-  // responses costs what the first does (an OFFSET walks every row it skips).
-  if (offset > count / 2) {
-    const int64_t limit = std::min<int64_t>(page.size, count - offset);
-    const int64_t from_end = count - offset - limit;
-    auto rows = store.listResponses(filter, reversed(order), from_end, static_cast<int>(limit));
-    for (auto it = rows.rbegin(); it != rows.rend(); ++it) *response.add_responses() = *it;
-    return response;
-  }
-  for (auto& r : store.listResponses(filter, order, offset, page.size)) {
-    *response.add_responses() = std::move(r);
-  }
-  return response;
-}
-
-v1::GetResponseResponse ResponsesService::getResponse(ResponsesStore& store,
-                                                      const v1::GetResponseRequest& request) {
-  if (!isUuid(request.response_uuid())) noSuchResponse();
-  auto stored = store.findResponse(request.caller().workspace().uuid(), request.response_uuid());
-  if (!stored ||
-      (!request.link_uuid().empty() && stored->response.link_uuid() != request.link_uuid())) {
-    noSuchResponse();
-  }
-  v1::GetResponseResponse response;
-  *response.mutable_response() = std::move(stored->response);
-  return response;
-}
-
-v1::CountResponsesResponse ResponsesService::countResponses(
-    ResponsesStore& store, const v1::CountResponsesRequest& request) {
-  std::vector<std::string> links(request.link_uuids().begin(), request.link_uuids().end());
-  for (const auto& uuid : links) requireUuid(uuid, "link_uuids");
-  auto counts = store.completedCounts(request.caller().workspace().uuid(), links);
-  v1::CountResponsesResponse response;
-  for (const auto& uuid : links) (*response.mutable_completed())[uuid] = counts[uuid];
-  return response;
-}
-
-v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
-                                                         const v1::GetLinkSummaryRequest& request) {
-  requireUuid(request.link_uuid(), "link_uuid");
-  const std::string& workspace = request.caller().workspace().uuid();
-  std::optional<int64_t> since, until;
-  if (request.has_since_micros()) since = request.since_micros();
-  if (request.has_until_micros()) until = request.until_micros();
-  LinkSummary summary(questionsOfDocument(request.link_json()));
-  store.forEachSummaryFacts(workspace, request.link_uuid(), since, until,
-                            [&summary](std::string_view facts) { summary.add(facts); });
-  // Read after the facts: a response completed in between is started, never the reverse.
-  const int64_t started = std::max(store.startedCount(workspace, request.link_uuid(), since, until),
-                                   summary.responses());
-  v1::GetLinkSummaryResponse response;
-  response.set_summary_json(summary.json(request.link_uuid(), started));
-  return response;
 }
 
 bool ResponsesService::applyInsights(ResponsesStore& store, const std::string& workspace_uuid,

@@ -65,6 +65,9 @@ class ResponsesService {
   IntakeForms forms_;
 };
 
+// 404: no such response (also one of another workspace or link, or without the right token).
+[[noreturn]] void noSuchResponse();
+
 // The response token handed to a respondent: 32 base62 characters (190 bits).
 std::string newResponseToken();
 

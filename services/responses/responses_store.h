@@ -14,6 +14,10 @@
 
 namespace feedback::responses {
 
+// A response's status as stored and shown.
+inline constexpr std::string_view kInProgress = "in_progress";
+inline constexpr std::string_view kCompleted = "completed";
+
 // An answer whose insights a model server is to fill (AI_EVALUATOR=openai), queued with the
 // write that saved it; insight_jobs.h runs it.
 struct InsightJob {

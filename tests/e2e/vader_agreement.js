@@ -4,7 +4,7 @@
 // that exercise every rule: negations (also contracted and capitalised), boosters and
 // dampeners (also in capitals), "but" clauses, "least", "kind of", idioms, ALL CAPS against
 // mixed case, exclamation and question marks, emoticons of the lexicon and punctuation next
-// to words. Every compound score must agree within 0.01.
+// to words. Every compound score must agree to its 4 decimals (the issue asks for 0.01).
 //
 // node tests/e2e/vader_agreement.js
 "use strict";
@@ -71,7 +71,9 @@ const sentences = [];
 while (sentences.length < 600) sentences.push(pick(builders)());
 // A few fixed corner cases besides.
 sentences.push("", "ok", "a b c", "!!!", "I", "NOT BAD AT ALL", "not bad at all", "Not bad at all",
-  "kind of", "The the the", "😀 great 😀", "café is très good", "good!!!!!!", "GOOD good GOOD");
+  "kind of", "The the the", "😀 great 😀", "café is très good", "good!!!!!!", "GOOD good GOOD",
+  // Tokens with capitals beyond ASCII, which the port lowercases before it looks them up.
+  "great :Þ", "nice :-Þ", "so :þ", "ÉNORME good", "Привет bad", "ŒUVRE great", "ΑΛΦΑ nice");
 
 const cpp = execFileSync(binary, ["--compound"], { input: sentences.map((s) => s.replace(/\n/g, " ")).join("\n") + "\n" })
   .toString().trim().split("\n").map(Number);
@@ -87,12 +89,13 @@ sentences.forEach((s, i) => {
   labels[reference >= 0.05 ? "positive" : reference <= -0.05 ? "negative" : "neutral"] += 1;
   const diff = Math.abs(reference - cpp[i]);
   worst = Math.max(worst, diff);
-  // Written so that a score that is no number (NaN) fails too.
-  if (!(diff <= 0.01)) failures.push(`${JSON.stringify(s)}: reference ${reference}, ours ${cpp[i]}`);
+  // The port is followed rule for rule, so the scores agree to their 4 decimals (the issue's
+  // bound is 0.01). Written so that a score that is no number (NaN) fails too.
+  if (!(diff <= 0.00015)) failures.push(`${JSON.stringify(s)}: reference ${reference}, ours ${cpp[i]}`);
 });
 console.log(`vader: ${sentences.length} sentences (reference labels: ${JSON.stringify(labels)}), ` +
   `largest difference ${worst.toFixed(4)}`);
 if (failures.length) {
-  console.error(`vader: ${failures.length} disagree by more than 0.01:\n  ${failures.slice(0, 30).join("\n  ")}`);
+  console.error(`vader: ${failures.length} disagree by more than 0.0001:\n  ${failures.slice(0, 30).join("\n  ")}`);
   process.exit(1);
 }

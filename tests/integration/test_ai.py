@@ -173,7 +173,7 @@ STUB_TEXTS = {"good": "The good export works.", "nonsense": "A nonsense answer a
 def _model_stack(stub, **extra):
     settings = dict(AI_EVALUATOR="openai", AI_BASE_URL=stub.base_url, AI_MODEL="stub-model",
                     AI_API_KEY=MODEL_KEY, AI_TIMEOUT_MS="500", AI_MAX_ATTEMPTS="2",
-                    AI_RETRY_DELAY_MS="100", ACCESS_LOG="true")
+                    AI_RETRY_DELAY_MS="100", AI_REST_AFTER_FAILURES="1000", ACCESS_LOG="true")
     settings.update(extra)
     return harness.ExtraProcess("responses", log_name="responses-openai", **settings)
 
@@ -246,3 +246,72 @@ def an_insight_job_survives_the_death_of_its_worker():
             got = _wait_insights(ws, link, rec["uuid"], ["why"], timeout=40)
         assert got["why"] == MODEL_INSIGHTS, got
         assert len(stub.calls("slow")) == 2
+
+
+def _model_gateway(responses):
+    return harness.ExtraProcess("gateway", log_name="gateway-openai",
+                                RESPONSES_ADDR=f"127.0.0.1:{responses.port}")
+
+
+@test
+def a_failing_model_server_rests_and_the_local_evaluator_answers_meanwhile():
+    from chat_stub import ChatStub
+    ws = Workspace()
+    link = ws.link(slug="rest", questions=[{"prompt": "Why?", "type": "text", "field_key": "why"}])
+    with ChatStub() as stub, _model_stack(stub, AI_REST_AFTER_FAILURES="2", AI_REST_MS="60000",
+                                          AI_MAX_ATTEMPTS="1", AI_WORKERS="1") as responses, \
+            _model_gateway(responses) as gw:
+        recs = [expect(harness.intake(ws.info["host"], "POST", "/i/rest/submit/",
+                                      json={"answers": {"why": f"The broken export {i}."}},
+                                      gateway=f"127.0.0.1:{gw.port}"), 201) for i in range(5)]
+        for rec in recs:
+            assert _wait_insights(ws, link, rec["uuid"], ["why"])["why"]["summary"].startswith(
+                "The broken export")
+        # Two failed calls in a row rest the server: the other answers never wait for it.
+        assert len(stub.calls("broken")) == 2, len(stub.calls("broken"))
+
+
+@test
+def a_newer_answer_replaces_the_job_queued_for_the_older_one():
+    from chat_stub import ChatStub
+    ws = Workspace()
+    ws.link(slug="newer", questions=[{"prompt": "Why?", "type": "text", "field_key": "why"}])
+    with ChatStub(slow_seconds=2) as stub, _model_stack(stub, AI_TIMEOUT_MS="5000") as responses, \
+            _model_gateway(responses) as gw:
+        st = expect(harness.intake(ws.info["host"], "POST", "/i/newer/responses/", json={},
+                                   gateway=f"127.0.0.1:{gw.port}"), 201)
+
+        def save(value):
+            return expect(harness.intake(ws.info["host"], "PUT",
+                                         f"/i/newer/responses/{st['uuid']}/answers/why/",
+                                         token=st["token"], json={"value": value},
+                                         gateway=f"127.0.0.1:{gw.port}"), 200)
+        first = save("A slow first answer.")
+        harness.wait_until(lambda: stub.calls("slow first"), 10, "the first job's model call")
+        save("The final answer.")
+        jobs = harness.sql(f"SELECT text FROM responses.insight_jobs WHERE answer_uuid = '{first['uuid']}'")
+        assert jobs == [["The final answer."]], jobs
+        harness.wait_until(lambda: stub.calls("final answer"), 10, "the second job's model call")
+        harness.wait_until(lambda: harness.sql(
+            f"SELECT count(*) FROM responses.insight_jobs WHERE answer_uuid = '{first['uuid']}'")
+            == [["0"]], 15, "no job left")
+        assert len(stub.calls("slow first")) == 1
+
+
+@test
+def jobs_left_by_a_model_server_are_finished_by_the_local_evaluator():
+    ws = Workspace()
+    link = ws.link(slug="left", questions=[{"prompt": "Why?", "type": "text", "field_key": "why"}])
+    rec = ws.complete("left", {"why": "I love the new dashboard!"})
+    answer = _by_key(rec)["why"]
+    # As after AI_EVALUATOR=openai: the answer without insights, its job queued.
+    stored = harness.sql_json(f"SELECT answers FROM responses.responses WHERE uuid = '{rec['uuid']}'")
+    answers = harness.jsonlib.loads(stored[0]["answers"])
+    answers[0]["ai_insights"] = {}
+    harness.sql(f"UPDATE responses.responses SET answers = $${harness.jsonlib.dumps(answers)}$$ "
+                f"WHERE uuid = '{rec['uuid']}'")
+    harness.sql("INSERT INTO responses.insight_jobs (workspace_uuid, response_uuid, answer_uuid, "
+                f"question, custom_fields, text) VALUES ('{ws.uuid}', '{rec['uuid']}', "
+                f"'{answer['uuid']}', 'Why?', '[]', 'I love the new dashboard!')")
+    got = _wait_insights(ws, link, rec["uuid"], ["why"], timeout=20)
+    assert got["why"] == answer["ai_insights"], got

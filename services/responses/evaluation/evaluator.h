@@ -36,8 +36,9 @@ inline constexpr std::size_t kMaxKeyTopics = 5;
 std::string insightsJson(const Insights& insights);
 
 // Insights read from a JSON object (a model's answer), checked against the contract's shape
-// for `config`: nullopt when anything is missing, of the wrong kind or out of range. A label
-// that disagrees with the score's sign by VADER's thresholds is refused too.
+// for `config`: nullopt when anything is missing, of the wrong kind or out of range. The
+// label is then made to follow the score by VADER's thresholds (a model may disagree near
+// them).
 std::optional<Insights> insightsFromJson(std::string_view json,
                                          const questions::EvaluatorConfig& config);
 

@@ -55,12 +55,15 @@ std::optional<Insights> insightsFromJson(std::string_view text,
       !summary->is_string()) {
     return std::nullopt;
   }
-  out.sentiment = std::string(sentiment->get_string());
+  const std::string_view label = sentiment->get_string();
   out.sentiment_score = score->to_number<double>();
   if (!std::isfinite(out.sentiment_score) || out.sentiment_score < -1 || out.sentiment_score > 1 ||
-      sentimentLabel(out.sentiment_score) != out.sentiment) {
+      (label != "positive" && label != "neutral" && label != "negative")) {
     return std::nullopt;
   }
+  // The label follows the score by the thresholds the API documents, also when a model
+  // labelled a score near them otherwise.
+  out.sentiment = std::string(sentimentLabel(out.sentiment_score));
   out.actionable = actionable->get_bool();
   if (topics->get_array().size() > kMaxKeyTopics) return std::nullopt;
   for (const auto& t : topics->get_array()) {

@@ -142,7 +142,7 @@ bool allcapDifferential(const std::vector<std::string>& words) {
 }
 
 double scalarIncDec(std::string_view word, double valence, bool cap_diff) {
-  const Weighted* booster = findWeighted(kBoosters, asciiLower(word));
+  const Weighted* booster = findWeighted(kBoosters, jsLower(word));
   if (!booster) return 0;
   double scalar = booster->value;
   if (valence < 0) scalar *= -1;
@@ -164,8 +164,8 @@ class Scorer {
     std::vector<double> out;
     out.reserve(w_.size());
     for (std::size_t i = 0; i < w_.size(); ++i) {
-      const std::string lower = asciiLower(w_[i]);
-      if ((i + 1 < w_.size() && lower == "kind" && asciiLower(w_[i + 1]) == "of") ||
+      const std::string lower = jsLower(w_[i]);
+      if ((i + 1 < w_.size() && lower == "kind" && jsLower(w_[i + 1]) == "of") ||
           isBooster(lower)) {
         out.push_back(0);
       } else {
@@ -177,7 +177,7 @@ class Scorer {
   }
 
  private:
-  bool inLexicon(std::size_t i) const { return analyzer_.valence(asciiLower(w_[i])) != nullptr; }
+  bool inLexicon(std::size_t i) const { return analyzer_.valence(jsLower(w_[i])) != nullptr; }
 
   double valence(std::size_t i, const std::string& lower) const {
     const double* known = analyzer_.valence(lower);
@@ -243,10 +243,10 @@ class Scorer {
   }
 
   double leastCheck(double v, std::size_t i) const {
-    if (i > 1 && asciiLower(w_[i - 1]) == "least" && !inLexicon(i - 1)) {
-      const std::string before = asciiLower(w_[i - 2]);
+    if (i > 1 && jsLower(w_[i - 1]) == "least" && !inLexicon(i - 1)) {
+      const std::string before = jsLower(w_[i - 2]);
       if (before != "at" && before != "very") v *= kNScalar;
-    } else if (i > 0 && asciiLower(w_[i - 1]) == "least" && !inLexicon(i - 1)) {
+    } else if (i > 0 && jsLower(w_[i - 1]) == "least" && !inLexicon(i - 1)) {
       v *= kNScalar;
     }
     return v;

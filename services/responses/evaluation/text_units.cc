@@ -87,6 +87,58 @@ std::string asciiLower(std::string_view text) {
   return out;
 }
 
+namespace {
+
+uint32_t lowerCodePoint(uint32_t cp) {
+  if (cp >= 'A' && cp <= 'Z') return cp + 0x20;
+  if (cp < 0xC0) return cp;
+  if (cp <= 0xDE) return cp == 0xD7 ? cp : cp + 0x20;  // Latin-1, but for the multiplication sign
+  if ((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177)) return cp | 1;  // pairs
+  if ((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E)) {
+    return cp % 2 == 1 ? cp + 1 : cp;
+  }
+  if (cp == 0x178) return 0xFF;
+  if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) return cp + 0x20;  // Greek
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20;                 // Cyrillic
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;
+  return cp;
+}
+
+void appendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+}  // namespace
+
+std::string jsLower(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    auto [cp, n] = codePoint(text, i);
+    if (n == 1) {
+      out += cp < 0x80 ? static_cast<char>(lowerCodePoint(cp)) : text[i];  // or a stray byte
+    } else {
+      appendUtf8(out, lowerCodePoint(cp));
+    }
+    i += n;
+  }
+  return out;
+}
+
 std::string withoutAsciiPunctuation(std::string_view text) {
   std::string out;
   out.reserve(text.size());

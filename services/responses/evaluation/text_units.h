@@ -11,6 +11,9 @@ namespace feedback::responses::evaluation {
 
 bool isAsciiPunctuation(char c);
 std::string asciiLower(std::string_view text);
+// Lowercase as JavaScript's toLowerCase gives it for ASCII, Latin-1, Latin Extended-A, Greek
+// and Cyrillic letters (what VADER's port compares with; other characters are kept).
+std::string jsLower(std::string_view text);
 std::string withoutAsciiPunctuation(std::string_view text);
 // The length JavaScript gives a string: UTF-16 code units (a character beyond the BMP is 2).
 std::size_t jsLength(std::string_view utf8);

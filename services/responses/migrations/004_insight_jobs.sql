@@ -16,3 +16,5 @@ CREATE TABLE insight_jobs (
 );
 
 CREATE INDEX insight_jobs_due ON insight_jobs (due_at, id);
+-- A newer job for the same answer replaces an older one (its text is gone).
+CREATE INDEX insight_jobs_of_answer ON insight_jobs (answer_uuid);

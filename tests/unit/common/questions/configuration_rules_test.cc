@@ -178,6 +178,10 @@ TEST_CASE("configuration rules: evaluator_config", "[questions]") {
         ErrorCode::kInternalError);
   CHECK(code(R"({"custom_fields": ["a","b","c","d","e","f","g","h","i","j","k"]})") ==
         ErrorCode::kValidationError);
+  CHECK(code(R"({"custom_fields": ["price", "price"]})") == ErrorCode::kValidationError);
+  std::string cyrillic;  // 64 characters, 128 bytes
+  for (int i = 0; i < 64; ++i) cyrillic += "ж";
+  CHECK(code(("{\"custom_fields\": [\"" + cyrillic + "\"]}").c_str()) == ErrorCode::kInternalError);
   const std::string longest(64, 'x');
   CHECK(code(("{\"custom_fields\": [\"" + longest + "\"]}").c_str()) == ErrorCode::kInternalError);
   CHECK(code(("{\"custom_fields\": [\"" + longest + "x\"]}").c_str()) ==

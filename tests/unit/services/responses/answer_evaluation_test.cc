@@ -212,3 +212,52 @@ TEST_CASE("queued insights: a job for text the answer no longer says changes not
   CHECK_FALSE(f.service.applyInsights(f.store, "6f1c1d4e-0a5b-4c1e-9d7a-000000000000", s.uuid(),
                                       a.uuid(), "first", "{}"));
 }
+
+TEST_CASE("probing: a value changed at the submit drops its follow-ups", "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, R"({"clarity_threshold": 0.9})");
+  auto s = f.start();
+  REQUIRE(f.save(s, "story", R"("ok")").answer().has_follow_up());
+  followUp(f, s, "story", R"("more about it")");
+  const auto done = byKey(f.submit(s, {{"story", R"("A different answer entirely.")"}}).response());
+  CHECK(done.at("story").follow_ups_size() == 0);
+  CHECK(responses::answerText(done.at("story")) == "A different answer entirely.");
+}
+
+TEST_CASE("probing turned off: nothing pending, follow-ups kept and shown", "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, R"({"clarity_threshold": 0.9, "max_follow_ups": 5})");
+  auto s = f.start();
+  REQUIRE(f.save(s, "story", R"("ok")").answer().has_follow_up());
+  followUp(f, s, "story", R"("first")");
+  // The link's owner turns probing off for the question.
+  auto& link = f.change();
+  for (auto& q : *link.mutable_questions()) {
+    if (q.field_key() == "story") q.set_enable_dynamic_probing(false);
+  }
+  auto again = f.save(s, "story", R"("ok")").answer();
+  CHECK_FALSE(again.has_follow_up());
+  CHECK(again.follow_ups_size() == 1);
+  CHECK(json(again).contains("follow_ups"));
+  CHECK(failure([&] { followUp(f, s, "story", R"("x")"); }).first == ErrorCode::kNoFollowUpPending);
+  const auto done = byKey(f.submit(s).response());
+  CHECK(done.at("story").follow_ups_size() == 1);
+  CHECK(json(done.at("story")).at("follow_up").is_null());
+}
+
+TEST_CASE("probing turned off while a prompt is pending: its answer ends the probing",
+          "[responses]") {
+  Fixture f;
+  addProbingQuestions(f, R"({"clarity_threshold": 0.9, "max_follow_ups": 5})");
+  auto s = f.start();
+  REQUIRE(f.save(s, "story", R"("ok")").answer().has_follow_up());
+  for (auto& q : *f.change().mutable_questions()) {
+    if (q.field_key() == "story") q.set_enable_dynamic_probing(false);
+  }
+  // The prompt the respondent saw may still be answered; nothing further is asked.
+  const auto a = followUp(f, s, "story", R"("fine")").answer();
+  CHECK(a.follow_ups_size() == 1);
+  CHECK_FALSE(a.has_follow_up());
+  CHECK(failure([&] { followUp(f, s, "story", R"("again")"); }).first ==
+        ErrorCode::kNoFollowUpPending);
+}

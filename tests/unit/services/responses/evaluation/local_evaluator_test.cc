@@ -40,10 +40,16 @@ TEST_CASE("insights from a model's JSON are checked against the contract", "[eva
   CHECK(parsed->key_topics == std::vector<std::string>{"checkout"});
   CHECK_FALSE(insightsFromJson("not json", none));
   CHECK_FALSE(insightsFromJson("[]", none));
-  CHECK_FALSE(
-      insightsFromJson(R"({"sentiment":"positive","sentiment_score":-0.6,"actionable":true,)"
-                       R"("key_topics":[],"summary":""})",
-                       none));  // label against the score
+  // A label that disagrees with the score follows the score; an unknown label is refused.
+  auto relabelled = insightsFromJson(
+      R"({"sentiment":"positive","sentiment_score":-0.6,"actionable":true,"key_topics":[],)"
+      R"("summary":""})",
+      none);
+  REQUIRE(relabelled);
+  CHECK(relabelled->sentiment == "negative");
+  CHECK_FALSE(insightsFromJson(R"({"sentiment":"happy","sentiment_score":0.6,"actionable":true,)"
+                               R"("key_topics":[],"summary":""})",
+                               none));
   CHECK_FALSE(insightsFromJson(R"({"sentiment":"neutral","sentiment_score":1.5,"actionable":true,)"
                                R"("key_topics":[],"summary":""})",
                                none));

@@ -45,6 +45,8 @@ TEST_CASE("text units: words, sentences, stems, clipping", "[evaluation]") {
   CHECK(stem("price") == stem("prices"));
   CHECK(stem("deliveries") == stem("delivery"));
   CHECK(characters("café") == 4);
+  CHECK(jsLower("ÉNORME Þ Привет ΑΛΦΑ ŒUVRE Ÿ ×") == "énorme þ привет αλφα œuvre ÿ ×");
+  CHECK(jsLower("abc\xff") == "abc\xff");  // a stray byte is kept
   CHECK(jsLength("😀") == 2);
   CHECK(clip("short", 10) == "short");
   const auto cut = clip("one two three four five six", 12);

@@ -1,0 +1,141 @@
+// The reads of the API: lists, details, counts and summaries of a workspace's responses.
+#include <algorithm>
+
+#include "common/core/errors.h"
+#include "common/core/ids.h"
+#include "common/core/pagination.h"
+#include "common/core/text.h"
+#include "services/responses/link_summary.h"
+#include "services/responses/responses_service.h"
+
+namespace feedback::responses {
+namespace {
+
+StatusFilter statusFilter(const std::string& status) {
+  if (status.empty() || status == kCompleted) return StatusFilter::kCompleted;
+  if (status == kInProgress) return StatusFilter::kInProgress;
+  if (status == "all") return StatusFilter::kAll;
+  throw ApiError(ErrorCode::kValidationError, "'status' must be completed, in_progress or all.",
+                 {{"status", "must be completed, in_progress or all"}});
+}
+
+Ordering ordering(const std::string& name) {
+  if (name.empty() || name == "-submitted_at") return Ordering::kSubmittedDesc;
+  if (name == "submitted_at") return Ordering::kSubmittedAsc;
+  if (name == "respondent_email") return Ordering::kEmailAsc;
+  if (name == "-respondent_email") return Ordering::kEmailDesc;
+  throw ApiError(ErrorCode::kInvalidOrdering,
+                 "'ordering' must be one of submitted_at, -submitted_at, respondent_email, "
+                 "-respondent_email.",
+                 {{"ordering", "unknown ordering '" + name + "'"}});
+}
+
+Ordering reversed(Ordering o) {
+  switch (o) {
+    case Ordering::kSubmittedAsc:
+      return Ordering::kSubmittedDesc;
+    case Ordering::kSubmittedDesc:
+      return Ordering::kSubmittedAsc;
+    case Ordering::kEmailAsc:
+      return Ordering::kEmailDesc;
+    case Ordering::kEmailDesc:
+      return Ordering::kEmailAsc;
+  }
+  return o;
+}
+
+void requireUuid(const std::string& text, const char* name) {
+  if (!isUuid(text)) {
+    throw ApiError(ErrorCode::kValidationError, std::string("'") + name + "' must be a UUID.",
+                   {{name, "must be a UUID"}});
+  }
+}
+
+}  // namespace
+
+v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
+                                                          const v1::ListResponsesRequest& request) {
+  const Page page = normalizePage(request.page());
+  ResponseFilter filter;
+  filter.workspace_uuid = request.caller().workspace().uuid();
+  if (!request.link_uuid().empty()) requireUuid(request.link_uuid(), "link_uuid");
+  filter.link_uuid = request.link_uuid();
+  filter.status = statusFilter(request.status());
+  requireStorableText(request.search(), "search");
+  filter.search = request.search();
+  if (request.has_since_micros()) filter.since_micros = request.since_micros();
+  if (request.has_until_micros()) filter.until_micros = request.until_micros();
+  const Ordering order = ordering(request.ordering());
+
+  v1::ListResponsesResponse response;
+  // The first page, and any page of a search (whose count visits every match anyway), come
+  // with their count from one statement.
+  if (!filter.search.empty() || page.offset() == 0) {
+    auto counted = store.listCounted(filter, order, page.offset(), page.size);
+    requirePageExists(page, counted.count);
+    response.set_count(counted.count);
+    for (auto& r : counted.responses) *response.add_responses() = std::move(r);
+    return response;
+  }
+  const int64_t count = store.countResponses(filter);
+  response.set_count(count);
+  requirePageExists(page, count);
+  const int64_t offset = page.offset();
+  if (offset >= count) return response;
+  // Past the middle the page is read from the other end, so that the last page of a million
+  // responses costs what the first does (an OFFSET walks every row it skips).
+  if (offset > count / 2) {
+    const int64_t limit = std::min<int64_t>(page.size, count - offset);
+    const int64_t from_end = count - offset - limit;
+    auto rows = store.listResponses(filter, reversed(order), from_end, static_cast<int>(limit));
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) *response.add_responses() = *it;
+    return response;
+  }
+  for (auto& r : store.listResponses(filter, order, offset, page.size)) {
+    *response.add_responses() = std::move(r);
+  }
+  return response;
+}
+
+v1::GetResponseResponse ResponsesService::getResponse(ResponsesStore& store,
+                                                      const v1::GetResponseRequest& request) {
+  if (!isUuid(request.response_uuid())) noSuchResponse();
+  auto stored = store.findResponse(request.caller().workspace().uuid(), request.response_uuid());
+  if (!stored ||
+      (!request.link_uuid().empty() && stored->response.link_uuid() != request.link_uuid())) {
+    noSuchResponse();
+  }
+  v1::GetResponseResponse response;
+  *response.mutable_response() = std::move(stored->response);
+  return response;
+}
+
+v1::CountResponsesResponse ResponsesService::countResponses(
+    ResponsesStore& store, const v1::CountResponsesRequest& request) {
+  std::vector<std::string> links(request.link_uuids().begin(), request.link_uuids().end());
+  for (const auto& uuid : links) requireUuid(uuid, "link_uuids");
+  auto counts = store.completedCounts(request.caller().workspace().uuid(), links);
+  v1::CountResponsesResponse response;
+  for (const auto& uuid : links) (*response.mutable_completed())[uuid] = counts[uuid];
+  return response;
+}
+
+v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
+                                                         const v1::GetLinkSummaryRequest& request) {
+  requireUuid(request.link_uuid(), "link_uuid");
+  const std::string& workspace = request.caller().workspace().uuid();
+  std::optional<int64_t> since, until;
+  if (request.has_since_micros()) since = request.since_micros();
+  if (request.has_until_micros()) until = request.until_micros();
+  LinkSummary summary(questionsOfDocument(request.link_json()));
+  store.forEachSummaryFacts(workspace, request.link_uuid(), since, until,
+                            [&summary](std::string_view facts) { summary.add(facts); });
+  // Read after the facts: a response completed in between is started, never the reverse.
+  const int64_t started = std::max(store.startedCount(workspace, request.link_uuid(), since, until),
+                                   summary.responses());
+  v1::GetLinkSummaryResponse response;
+  response.set_summary_json(summary.json(request.link_uuid(), started));
+  return response;
+}
+
+}  // namespace feedback::responses
