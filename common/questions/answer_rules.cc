@@ -234,7 +234,7 @@ Problem numberAnswerProblem(const Question& question, const boost::json::value& 
 
 Problem ratingAnswerProblem(const Question& question, const boost::json::value& value) {
   RatingDetails scale = ratingDetails(question, boost::json::value(0));
-  const int64_t low = scale.scale_type == "nps" ? 0 : 1;
+  const int64_t low = ratingMinimum(scale);
   auto n = wholeNumber(value);
   if (!n || *n < low || *n > scale.max_value) {
     return "must be a whole number from " + std::to_string(low) + " to " +
@@ -316,6 +316,10 @@ Problem durationProblem(const Question& question, double seconds) {
   auto max = settingNumber(question, "max_duration");
   if (max && seconds > *max) return "must last at most " + formatNumber(*max) + " seconds";
   return std::nullopt;
+}
+
+int64_t ratingMinimum(const RatingDetails& scale) {
+  return scale.scale_type == "nps" ? 0 : 1;
 }
 
 RatingDetails ratingDetails(const Question& question, const boost::json::value& value) {

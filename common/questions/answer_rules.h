@@ -62,6 +62,8 @@ struct RatingDetails {
 };
 // rating_details of a valid rating answer (SPEC.md): nps scales are 0..10.
 RatingDetails ratingDetails(const Question& question, const boost::json::value& value);
+// The lowest value of a rating scale: 0 on nps scales, else 1 (the highest is max_value).
+int64_t ratingMinimum(const RatingDetails& scale);
 
 struct SelectedCard {
   std::string card_id;

@@ -26,29 +26,49 @@ std::string answerText(const rv1::Answer& answer) {
   return text;
 }
 
+namespace {
+
+// Whether `insights` (an answer's ai_insights) were made for `config`: present, with custom
+// fields exactly for its names (none when it names none).
+bool judgedFor(const std::string& insights, const questions::EvaluatorConfig& config) {
+  boost::system::error_code ec;
+  auto parsed = boost::json::parse(insights, ec);
+  if (ec || !parsed.is_object() || parsed.get_object().empty()) return false;
+  const auto* fields = parsed.get_object().if_contains("custom_fields");
+  if (!fields) return config.custom_fields.empty();
+  if (!fields->is_object() || fields->get_object().size() != config.custom_fields.size()) {
+    return false;
+  }
+  for (const auto& name : config.custom_fields) {
+    if (!fields->get_object().contains(name)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void AnswerEvaluation::setInsights(const questions::Question& question, rv1::Answer& answer,
                                    const std::string& text,
                                    const questions::EvaluatorConfig& config,
                                    const rv1::Answer* before, std::vector<InsightJob>& jobs) const {
   answer.set_ai_insights_json("{}");
   if (!questions::isEvaluated(question) || text.empty() || mode_ == InsightsMode::kOff) return;
-  switch (mode_) {
-    case InsightsMode::kInline:
-      answer.set_ai_insights_json(
-          evaluation::insightsJson(evaluator_.insights({question.prompt, text, config})));
+  // The same answer again (a submit after the save, say) is not judged twice: it keeps its
+  // insights when they were made for today's custom fields, or, when a model server is still
+  // to answer, the job already queued for it (matched by the answer's uuid and text).
+  if (before && before->uuid() == answer.uuid() && answerText(*before) == text) {
+    const bool pending = mode_ == InsightsMode::kQueued && before->ai_insights_json() == "{}";
+    if (pending || judgedFor(before->ai_insights_json(), config)) {
+      answer.set_ai_insights_json(before->ai_insights_json());
       return;
-    case InsightsMode::kQueued:
-      // The same text keeps what it was given, or the job already queued for it (it is
-      // matched by the answer's uuid and text).
-      if (before && before->uuid() == answer.uuid() && answerText(*before) == text) {
-        answer.set_ai_insights_json(before->ai_insights_json());
-        return;
-      }
-      jobs.push_back({answer.uuid(), question.prompt,
-                      boost::json::serialize(boost::json::value_from(config.custom_fields)), text});
-      return;
-    case InsightsMode::kOff:
-      return;
+    }
+  }
+  if (mode_ == InsightsMode::kInline) {
+    answer.set_ai_insights_json(
+        evaluation::insightsJson(evaluator_.insights({question.prompt, text, config})));
+  } else {
+    jobs.push_back({answer.uuid(), question.prompt,
+                    boost::json::serialize(boost::json::value_from(config.custom_fields)), text});
   }
 }
 

@@ -36,30 +36,18 @@ constexpr const char* kMarkDone =
 }  // namespace
 
 FactsBackfill::FactsBackfill(std::string database_url, Counters& counters)
-    : database_url_(std::move(database_url)), counters_(counters), worker_([this] { run(); }) {}
+    : database_url_(std::move(database_url)),
+      counters_(counters),
+      task_(
+          kRetry, [this] { tryOnce(); }, service::PeriodicTask::Start::kAtOnce) {}
 
-FactsBackfill::~FactsBackfill() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
+void FactsBackfill::tryOnce() {
+  if (done_) return;
+  try {
+    done_ = attempt();
+  } catch (const std::exception& e) {
+    log::warn("response_facts_backfill_failed", {{"error", e.what()}});
   }
-  wake_.notify_all();
-  worker_.join();
-}
-
-bool FactsBackfill::sleep(std::chrono::seconds how_long) {
-  std::unique_lock lock(mutex_);
-  return !wake_.wait_for(lock, how_long, [this] { return stopping_; });
-}
-
-void FactsBackfill::run() {
-  do {
-    try {
-      if (attempt()) return;
-    } catch (const std::exception& e) {
-      log::warn("response_facts_backfill_failed", {{"error", e.what()}});
-    }
-  } while (sleep(kRetry));
 }
 
 bool FactsBackfill::attempt() {
@@ -73,10 +61,8 @@ bool FactsBackfill::attempt() {
   std::string after = "00000000-0000-0000-0000-000000000000";
   int64_t total = 0;
   while (true) {
-    {
-      std::lock_guard lock(mutex_);
-      if (stopping_) return true;  // the lock goes with the connection; the next start goes on
-    }
+    // The advisory lock goes with the connection; the next start goes on from the beginning.
+    if (task_.stopping()) return true;
     pqxx::work tx(c);
     auto rows = tx.exec_params(kNextBatch, after, kBatch);
     using E = PgArray::Element;

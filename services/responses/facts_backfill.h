@@ -5,34 +5,27 @@
 // responses). One replica works at a time (an advisory lock); the others wait and see it done.
 // Batches go in uuid order, so that each reads only what it writes.
 
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "common/core/counters.h"
+#include "common/service/periodic_task.h"
 
 namespace feedback::responses {
 
 class FactsBackfill {
  public:
   FactsBackfill(std::string database_url, Counters& counters);
-  ~FactsBackfill();
-  FactsBackfill(const FactsBackfill&) = delete;
-  FactsBackfill& operator=(const FactsBackfill&) = delete;
 
  private:
-  void run();
-  // True once the backfill is done (by this replica or another).
+  // Every 10 s until done (by this replica or another); nothing once it is.
+  void tryOnce();
+  // True once the backfill is done.
   bool attempt();
-  bool sleep(std::chrono::seconds how_long);
 
   const std::string database_url_;
   Counters& counters_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread worker_;
+  bool done_ = false;  // only the task's thread uses it
+  service::PeriodicTask task_;
 };
 
 }  // namespace feedback::responses

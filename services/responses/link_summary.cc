@@ -7,6 +7,7 @@
 
 #include "common/core/errors.h"
 #include "common/core/json_writer.h"
+#include "common/questions/answer_rules.h"
 
 namespace feedback::responses {
 namespace {
@@ -76,18 +77,6 @@ bool isTextType(std::string_view type) {
   return type == "text" || type == "voice" || type == "voice_text_fallback";
 }
 
-bool isNps(const Question& q) {
-  const auto* scale = questions::setting(q, "scale_type");
-  return scale && scale->is_string() && scale->get_string() == "nps";
-}
-
-// The values a rating question's scale offers: 0..10 for nps, else 1..max_value.
-std::pair<int64_t, int64_t> ratingRange(const Question& q) {
-  if (isNps(q)) return {0, 10};
-  const auto* max = questions::setting(q, "max_value");
-  return {1, max && max->is_number() ? max->to_number<int64_t>() : 5};
-}
-
 // The options (or card ids) a choice question offers now.
 std::vector<std::string> choicesOf(const Question& q) {
   std::vector<std::string> out;
@@ -121,12 +110,13 @@ void writeNumberOrNull(JsonWriter& json, std::string_view key, bool present, dou
 
 void writeRatingStats(JsonWriter& json, const Question& q,
                       const std::map<int64_t, int64_t>& ratings) {
+  const auto scale = questions::ratingDetails(q, boost::json::value(0));
   int64_t n = 0, sum = 0;
   for (const auto& [value, count] : ratings) {
     n += count;
     sum += value * count;
   }
-  if (isNps(q)) {
+  if (scale.scale_type == "nps") {
     int64_t promoters = 0, passives = 0, detractors = 0;
     for (const auto& [value, count] : ratings) {
       (value >= 9 ? promoters : value >= 7 ? passives : detractors) += count;
@@ -137,7 +127,7 @@ void writeRatingStats(JsonWriter& json, const Question& q,
   } else {
     writeNumberOrNull(json, "average", n > 0, n > 0 ? double(sum) / double(n) : 0);
   }
-  writeDistribution(json, ratings, ratingRange(q));
+  writeDistribution(json, ratings, {questions::ratingMinimum(scale), scale.max_value});
 }
 
 void writeNumberStats(JsonWriter& json, std::vector<double> values) {

@@ -39,7 +39,7 @@ class LinkDocuments {
   // error. `read` is the answer to prefetch().
   void require(const ContextPtr& ctx, const std::string& link_uuid,
                const std::optional<RedisReply>& read, std::function<void()> then, Respond respond);
-  // As require(), giving `then` the link's document (its count a placeholder).
+  // As require(), giving `then` the link's document (response_count not yet filled in).
   using Found = std::function<void(std::shared_ptr<const LinkDocument>)>;
   void document(const ContextPtr& ctx, const std::string& link_uuid,
                 const std::optional<RedisReply>& read, Found then, Respond respond);

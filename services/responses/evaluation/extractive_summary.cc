@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/questions/answer_rules.h"
 #include "services/responses/evaluation/text_units.h"
 
 namespace feedback::responses::evaluation {
@@ -38,7 +39,7 @@ double score(std::string_view sentence, std::size_t index, const std::vector<Key
 std::string extractiveSummary(std::string_view text, const std::vector<KeyPhrase>& phrases,
                               std::size_t limit) {
   const std::string whole = squeezed(text);
-  if (characters(whole) <= limit) return whole;
+  if (questions::characterCount(whole) <= limit) return whole;
   const auto found = sentences(text);
   std::vector<std::string> parts;
   std::vector<double> scores;
@@ -53,7 +54,7 @@ std::string extractiveSummary(std::string_view text, const std::vector<KeyPhrase
   std::vector<std::size_t> chosen;
   std::size_t used = 0;
   for (std::size_t i : order) {
-    const std::size_t cost = characters(parts[i]) + (chosen.empty() ? 0 : 1);
+    const std::size_t cost = questions::characterCount(parts[i]) + (chosen.empty() ? 0 : 1);
     if (used + cost > limit) continue;
     chosen.push_back(i);
     used += cost;

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "common/core/json_writer.h"
+#include "common/questions/answer_rules.h"
 #include "services/responses/evaluation/evaluator.h"
 #include "services/responses/evaluation/extractive_summary.h"
 #include "services/responses/evaluation/sentiment.h"
@@ -71,7 +72,7 @@ std::optional<Insights> insightsFromJson(std::string_view text,
     out.key_topics.emplace_back(t.get_string());
   }
   out.summary = std::string(summary->get_string());
-  if (characters(out.summary) > kSummaryLimit) return std::nullopt;
+  if (questions::characterCount(out.summary) > kSummaryLimit) return std::nullopt;
   if (!config.custom_fields.empty()) {
     const auto* fields = o.if_contains("custom_fields");
     if (!fields || !fields->is_object()) return std::nullopt;

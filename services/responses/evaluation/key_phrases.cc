@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
+#include "common/questions/answer_rules.h"
 #include "services/responses/evaluation/text_units.h"
 
 namespace feedback::responses::evaluation {
@@ -17,7 +19,7 @@ bool allDigits(const std::string& word) {
 bool isTopic(const std::vector<std::string>& phrase) {
   if (phrase.empty() || phrase.size() > kMaxPhraseWords) return false;
   if (std::all_of(phrase.begin(), phrase.end(), allDigits)) return false;
-  return phrase.size() > 1 || characters(phrase[0]) >= 3;
+  return phrase.size() > 1 || questions::characterCount(phrase[0]) >= 3;
 }
 
 std::vector<std::vector<std::string>> candidates(std::string_view text) {
@@ -66,12 +68,11 @@ std::vector<KeyPhrase> keyPhrases(std::string_view text, std::size_t limit) {
     }
   }
   std::vector<KeyPhrase> out;
+  std::set<std::string> seen;
   for (const auto& phrase : phrases) {
     if (!isTopic(phrase)) continue;
     KeyPhrase k{joined(phrase), 0};
-    if (std::any_of(out.begin(), out.end(), [&](const KeyPhrase& o) { return o.text == k.text; })) {
-      continue;
-    }
+    if (!seen.insert(k.text).second) continue;
     for (const auto& w : phrase) k.score += degree[w] / frequency[w];
     out.push_back(std::move(k));
   }

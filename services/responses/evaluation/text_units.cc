@@ -1,4 +1,5 @@
 #include "services/responses/evaluation/text_units.h"
+#include "common/questions/answer_rules.h"
 
 #include <algorithm>
 #include <array>
@@ -158,15 +159,6 @@ std::size_t jsLength(std::string_view utf8) {
   return units;
 }
 
-std::size_t characters(std::string_view utf8) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < utf8.size();) {
-    i += codePoint(utf8, i).second;
-    ++count;
-  }
-  return count;
-}
-
 std::vector<std::string_view> splitJsWhitespace(std::string_view text) {
   std::vector<std::string_view> out;
   std::size_t start = 0;
@@ -275,7 +267,7 @@ std::string stem(std::string_view lower_word) {
 }
 
 std::string clip(std::string_view text, std::size_t limit) {
-  if (characters(text) <= limit) return std::string(text);
+  if (questions::characterCount(text) <= limit) return std::string(text);
   // Room for the ellipsis; then back to the last space, unless that loses most of the text.
   std::size_t bytes = 0, count = 0;
   while (bytes < text.size() && count + 1 < limit) {

@@ -17,8 +17,6 @@ std::string jsLower(std::string_view text);
 std::string withoutAsciiPunctuation(std::string_view text);
 // The length JavaScript gives a string: UTF-16 code units (a character beyond the BMP is 2).
 std::size_t jsLength(std::string_view utf8);
-// Characters (code points) of a UTF-8 string.
-std::size_t characters(std::string_view utf8);
 // The pieces between whitespace characters as JavaScript's /\s/ knows them (ASCII spaces,
 // U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF), empty
 // pieces included, as String.prototype.split gives them.

@@ -261,3 +261,28 @@ TEST_CASE("probing turned off while a prompt is pending: its answer ends the pro
   CHECK(failure([&] { followUp(f, s, "story", R"("again")"); }).first ==
         ErrorCode::kNoFollowUpPending);
 }
+
+TEST_CASE("evaluation: the same answer is not judged twice, unless its custom fields changed",
+          "[responses]") {
+  Fixture f;
+  auto s = f.start();
+  f.save(s, "why", R"("The export fails.")");
+  // What the save judged, marked so that a second judgement would show.
+  const std::string marked =
+      R"({"sentiment":"neutral","sentiment_score":0,"actionable":false,"key_topics":[],"summary":"kept"})";
+  auto& row = f.store.rows.at(s.uuid());
+  auto answers = responses::parseAnswers(row.response.answers_json());
+  answers[0].set_ai_insights_json(marked);
+  row.response.set_answers_json(responses::answersJson(answers));
+  row.answers = answers;
+  CHECK(byKey(f.submit(s, {{"score", "3"}}).response()).at("why").ai_insights_json() == marked);
+
+  auto t = f.start();
+  f.save(t, "why", R"("The price is too high.")");
+  for (auto& q : *f.change().mutable_questions()) {
+    if (q.field_key() == "why") q.set_evaluator_config_json(R"({"custom_fields": ["price"]})");
+  }
+  const auto insights = boost::json::parse(
+      byKey(f.submit(t, {{"score", "3"}}).response()).at("why").ai_insights_json());
+  CHECK(insights.at("custom_fields").at("price").as_string() == "The price is too high.");
+}

@@ -2,6 +2,7 @@
 // of the local evaluator.
 #include <catch2/catch.hpp>
 
+#include "common/questions/answer_rules.h"
 #include "services/responses/evaluation/actionable.h"
 #include "services/responses/evaluation/clarity.h"
 #include "services/responses/evaluation/custom_fields.h"
@@ -44,13 +45,13 @@ TEST_CASE("text units: words, sentences, stems, clipping", "[evaluation]") {
   CHECK(stem("pricing") == stem("prices"));
   CHECK(stem("price") == stem("prices"));
   CHECK(stem("deliveries") == stem("delivery"));
-  CHECK(characters("café") == 4);
+  CHECK(feedback::questions::characterCount("café") == 4);
   CHECK(jsLower("ÉNORME Þ Привет ΑΛΦΑ ŒUVRE Ÿ ×") == "énorme þ привет αλφα œuvre ÿ ×");
   CHECK(jsLower("abc\xff") == "abc\xff");  // a stray byte is kept
   CHECK(jsLength("😀") == 2);
   CHECK(clip("short", 10) == "short");
   const auto cut = clip("one two three four five six", 12);
-  CHECK(characters(cut) <= 12);
+  CHECK(feedback::questions::characterCount(cut) <= 12);
   CHECK(cut == "one two…");
 }
 
@@ -77,14 +78,14 @@ TEST_CASE("summary: the text when short, else its best sentences within 200 char
           "[evaluation]") {
   CHECK(extractiveSummary("  Fast   and friendly.  ", {}) == "Fast and friendly.");
   const auto summary = extractiveSummary(kLong, keyPhrases(kLong));
-  CHECK(characters(summary) <= 200);
+  CHECK(feedback::questions::characterCount(summary) <= 200);
   CHECK_FALSE(summary.empty());
   CHECK(std::string_view(kLong).find(summary.substr(0, 20)) != std::string_view::npos);
   // One endless sentence is cut at a word boundary.
   std::string endless;
   for (int i = 0; i < 60; ++i) endless += "word" + std::to_string(i) + " ";
   const auto cut = extractiveSummary(endless, keyPhrases(endless));
-  CHECK(characters(cut) <= 200);
+  CHECK(feedback::questions::characterCount(cut) <= 200);
   CHECK(cut.ends_with("…"));
 }
 
