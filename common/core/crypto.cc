@@ -30,6 +30,30 @@ std::string sha256Hex(std::string_view data) {
   return toHex(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
+struct Sha256::State {
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  ~State() { EVP_MD_CTX_free(context); }
+};
+
+Sha256::Sha256() : state_(std::make_unique<State>()) {
+  if (!state_->context || EVP_DigestInit_ex(state_->context, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("SHA-256 is unavailable");
+  }
+}
+
+Sha256::~Sha256() = default;
+
+void Sha256::update(std::string_view part) {
+  EVP_DigestUpdate(state_->context, part.data(), part.size());
+}
+
+std::string Sha256::hex() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(state_->context, digest, &length);
+  return toHex(std::string_view(reinterpret_cast<const char*>(digest), length));
+}
+
 std::string sha1Hex(std::string_view data) {
   unsigned char digest[SHA_DIGEST_LENGTH];
   SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);

@@ -2,6 +2,7 @@
 // Thin wrappers over OpenSSL: hashing, MACs, encoding and secure randomness.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,22 @@ namespace feedback::crypto {
 
 // Lowercase hex SHA-256 of `data`.
 std::string sha256Hex(std::string_view data);
+// SHA-256 of content given in parts.
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  void update(std::string_view part);
+  // Lowercase hex of the parts so far; ends the hash.
+  std::string hex();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // Lowercase hex SHA-1 of `data`: only where a protocol names it (Redis script ids), never for
 // secrets.
 std::string sha1Hex(std::string_view data);

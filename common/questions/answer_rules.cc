@@ -269,6 +269,20 @@ Problem yesNoAnswerProblem(const Question&, const boost::json::value& value) {
   return std::nullopt;
 }
 
+int64_t maxFileBytes(const Question& question) {
+  const double mib =
+      std::min<double>(settingNumber(question, "max_size_mb").value_or(limits::kMaxFileUploadMiB),
+                       limits::kMaxFileUploadMiB);
+  return static_cast<int64_t>(mib * 1024 * 1024);
+}
+
+std::string fileLimitText(const Question& question) {
+  return formatNumber(std::min<double>(
+             settingNumber(question, "max_size_mb").value_or(limits::kMaxFileUploadMiB),
+             limits::kMaxFileUploadMiB)) +
+         " MB";
+}
+
 Problem fileAnswerProblem(const Question& question, const boost::json::value& value) {
   if (!value.is_object()) return "must be a stored file {file_name, content_type, size_bytes, url}";
   const auto& file = value.as_object();
@@ -292,13 +306,9 @@ Problem fileAnswerProblem(const Question& question, const boost::json::value& va
   }
   const auto* size = file.if_contains("size_bytes");
   const int64_t bytes = size ? wholeNumber(*size).value_or(-1) : -1;
-  double limit_mib =
-      std::min<double>(settingNumber(question, "max_size_mb").value_or(limits::kMaxFileUploadMiB),
-                       limits::kMaxFileUploadMiB);
   if (bytes < 0) return "size_bytes must be a whole number of bytes";
-  if (static_cast<double>(bytes) > limit_mib * 1024 * 1024) {
-    return "size_bytes must be at most " + formatNumber(limit_mib) + " MB";
-  }
+  if (bytes > maxFileBytes(question))
+    return "size_bytes must be at most " + fileLimitText(question);
   const auto* url = file.if_contains("url");
   if (!url || !url->is_string() || url->as_string().size() > kMaxUrlLength) {
     return "url must be an absolute http(s) URL";

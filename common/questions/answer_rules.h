@@ -39,6 +39,10 @@ std::optional<std::string> yesNoAnswerProblem(const Question& question,
 std::optional<std::string> fileAnswerProblem(const Question& question,
                                              const boost::json::value& value);
 
+// The largest file a file_upload question takes: its max_size_mb, at most kMaxFileUploadMiB.
+int64_t maxFileBytes(const Question& question);
+// That limit as people read it, e.g. "5 MB".
+std::string fileLimitText(const Question& question);
 // A recorded answer's length in seconds against the question's max_duration (voice types).
 std::optional<std::string> durationProblem(const Question& question, double seconds);
 // True when `content_type` ("type/subtype", parameters ignored) is one of the question's

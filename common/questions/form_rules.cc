@@ -197,7 +197,8 @@ ErrorDetails FormRules::nameProblems(const AnswerValues& given) const {
   return problems;
 }
 
-std::vector<KeptAnswer> FormRules::complete(const AnswerValues& given) const {
+std::vector<KeptAnswer> FormRules::complete(const AnswerValues& given,
+                                            const RecordedAnswers& recorded) const {
   Evaluation evaluation(*this, given);
   evaluation.decideVisibility();
   std::vector<KeptAnswer> kept;
@@ -213,9 +214,15 @@ std::vector<KeptAnswer> FormRules::complete(const AnswerValues& given) const {
         break;
       case AnswerSource::kRespondent: {
         auto it = given.find(q.field_key);
+        const bool typed = it != given.end() && !it->second.is_null();
+        // A value typed now replaces an uploaded file or recording.
+        if (!typed && recorded.count(q.field_key)) {
+          kept.push_back({&q, nullptr, true});
+          break;
+        }
         const bool answered = it != given.end() && isAnswered(it->second);
         if (!answered && q.required) missing[q.field_key] = "is required";
-        if (it == given.end() || it->second.is_null()) break;
+        if (!typed) break;
         if (auto problem = answerProblem(q, it->second)) {
           invalid[q.field_key] = std::move(*problem);
           break;

@@ -27,7 +27,12 @@ struct KeptAnswer {
   // The respondent's value, or the computed value of a calculated question (null when its
   // formula cannot be evaluated for this response: a missing operand, a division by zero).
   boost::json::value value;
+  // Answered by an upload (a file or a recording): the stored answer is kept as it is.
+  bool recorded = false;
 };
+
+// Questions answered by an upload (file_upload files, voice recordings), by field_key.
+using RecordedAnswers = std::set<std::string, std::less<>>;
 
 // Whether `condition` shows its question when the tested field's answer is `answer` (null
 // when that field is unanswered or hidden). `{}` always shows. Operators:
@@ -54,8 +59,10 @@ class FormRules {
   // value that names no question, is given to a question that takes none (calculated,
   // help_block), or breaks the rule of a visible question (values of hidden questions are
   // dropped unjudged); then REQUIRED_ANSWER_MISSING, with a detail per field_key, when a
-  // visible required question is unanswered.
-  std::vector<KeptAnswer> complete(const AnswerValues& given) const;
+  // visible required question is unanswered. Questions in `recorded` without a value given
+  // are answered by their recording.
+  std::vector<KeptAnswer> complete(const AnswerValues& given,
+                                   const RecordedAnswers& recorded = {}) const;
 
  private:
   class Evaluation;

@@ -13,13 +13,13 @@
 
 namespace feedback {
 
-void serveService(grpc::Service& service, ServicePorts ports, PgPool& pool, RedisClient& redis,
-                  Counters& counters) {
+void serveService(const std::vector<grpc::Service*>& services, ServicePorts ports, PgPool& pool,
+                  RedisClient& redis, Counters& counters) {
   counters.gauge("pg_pool_queue_depth", [&pool] { return static_cast<double>(pool.queueDepth()); });
   counters.gauge("pg_pool_healthy", [&pool] { return pool.healthy() ? 1.0 : 0.0; });
   counters.gauge("redis_connected", [&redis] { return redis.connected() ? 1.0 : 0.0; });
   int bound = 0;
-  auto server = grpckit::startServer({&service}, ports.grpc, &bound);
+  auto server = grpckit::startServer(services, ports.grpc, &bound);
   std::atomic<bool> draining{false};
   AdminHttp admin(ports.admin,
                   {[&] { return !draining && pool.probe(std::chrono::milliseconds(1000)); },
@@ -60,8 +60,9 @@ int serviceMain(const ServiceDefinition& definition, const std::function<void(En
     Counters counters;
     PgPool pool(basics.database_url, basics.pool_size, 4096, definition.prepare);
     log::info("pg_pool", {{"workers", basics.pool_size}});
-    ServiceResources resources{basics, redis, pool, counters, [&](grpc::Service& service) {
-                                 serveService(service, basics.ports, pool, redis, counters);
+    ServiceResources resources{basics, redis, pool, counters,
+                               [&](const std::vector<grpc::Service*>& services) {
+                                 serveService(services, basics.ports, pool, redis, counters);
                                }};
     run(resources);
   } catch (const std::exception& e) {

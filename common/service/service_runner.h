@@ -23,8 +23,8 @@ struct ServicePorts {
 };
 
 // Blocks until the process is told to stop; returns after the drain.
-void serveService(grpc::Service& service, ServicePorts ports, PgPool& pool, RedisClient& redis,
-                  Counters& counters);
+void serveService(const std::vector<grpc::Service*>& services, ServicePorts ports, PgPool& pool,
+                  RedisClient& redis, Counters& counters);
 
 // A service process as main declares it.
 struct ServiceDefinition {
@@ -52,8 +52,8 @@ struct ServiceResources {
   RedisClient& redis;
   PgPool& pool;
   Counters& counters;
-  // Serves `service` until SIGTERM or SIGINT, then drains (serveService).
-  std::function<void(grpc::Service&)> serve;
+  // Serves the services until SIGTERM or SIGINT, then drains (serveService).
+  std::function<void(const std::vector<grpc::Service*>&)> serve;
 };
 
 // The whole life of a gRPC service process: its basic settings and, through `configure`, its

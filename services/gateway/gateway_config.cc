@@ -53,6 +53,11 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
   } catch (const std::invalid_argument& e) {
     env.problem(std::string("TRUSTED_PROXIES: ") + e.what());
   }
+  c.secrets_key = env.requiredText("SECRETS_KEY");
+  c.public_scheme = env.text("PUBLIC_SCHEME", "https");
+  if (c.public_scheme != "http" && c.public_scheme != "https") {
+    env.problem("PUBLIC_SCHEME must be http or https");
+  }
   env.check();
   return c;
 }

@@ -37,6 +37,10 @@ struct GatewayConfig {
   RateLimitSettings rate_limits;
   // Proxies whose X-Forwarded-For names the client (http/client_address.h).
   std::vector<std::string> trusted_proxies;
+  // SECRETS_KEY, from which media URLs' signing key is derived, and PUBLIC_SCHEME, their
+  // scheme (common/api/media_urls.h).
+  std::string secrets_key;
+  std::string public_scheme = "https";
 
   // Every problem at once, as ConfigError.
   static GatewayConfig fromEnvironment(Env& env);

@@ -72,6 +72,9 @@ int main() {
     SubmissionBatcher submissions(SubmissionBatcher::callsTo(backends.responses),
                                   {.max_calls = config.submission_calls});
     addIntakeRoutes(routes, backends, intake_links, submissions);
+    const api::MediaUrls media_urls(config.secrets_key, config.public_scheme);
+    addMediaRoutes(routes, backends, intake_links, media_urls);
+    addPageRoutes(routes, intake_links);
 
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
     PipelinedRedisReader reader(redis);
@@ -87,6 +90,7 @@ int main() {
         std::make_unique<CredentialsStage>(authenticator, hosts, reader, revoked, admissions));
     stages.push_back(std::make_unique<RateLimitStage>(limiter));
     stages.push_back(std::make_unique<ScopeStage>());
+    stages.push_back(std::make_unique<MediaLinksStage>(media_urls));
     stages.push_back(std::make_unique<IdempotencyStage>(
         redis, metrics, std::max(config.backend_timeout * 3, std::chrono::milliseconds(30000))));
     stages.push_back(std::make_unique<DispatchStage>(
@@ -95,8 +99,17 @@ int main() {
     Pipeline pipeline(std::move(stages), finish, config.backend_timeout);
 
     TransportErrorResponder transport_errors = &transportErrorResponse;
+    HttpServerOptions api_options = config.api;
+    api_options.large_body_limit = [&routes](std::string_view method, std::string_view target) {
+      auto found = routes.resolve(method, target.substr(0, target.find('?')));
+      return found.route ? found.route->entry.attributes.raw_body_limit : std::size_t{0};
+    };
+    for (const auto& route : routes.all()) {
+      api_options.largest_body_limit =
+          std::max(api_options.largest_body_limit, route.entry.attributes.raw_body_limit);
+    }
     api_server = std::make_unique<HttpServer>(
-        config.api,
+        api_options,
         [&pipeline](HttpRequest r, Respond respond) {
           pipeline.handle(std::move(r), std::move(respond));
         },

@@ -49,7 +49,7 @@ int main() {
             }
           });
         });
-        r.serve(adapter);
+        r.serve({&adapter});
         r.pool.stop();  // the timer's last job uses `service`: it ends before `service` does
       });
 }

@@ -8,6 +8,10 @@
 #include "services/responses/ai_settings.h"
 #include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/facts_backfill.h"
+#include "services/responses/media/media_grpc.h"
+#include "services/responses/media/media_settings.h"
+#include "services/responses/media/pg_blob_store.h"
+#include "services/responses/media/transcription_jobs.h"
 #include "services/responses/pg_responses_store.h"
 #include "services/responses/redis_link_counts.h"
 #include "services/responses/responses_grpc.h"
@@ -15,21 +19,29 @@
 
 namespace feedback::responses {
 std::vector<Migration> migrations();
+
+// Every statement a worker's connection may run.
+void prepareStatements(pqxx::connection& connection) {
+  PgResponsesStore::prepare(connection);
+  PgBlobStore::prepare(connection);
 }
+}  // namespace feedback::responses
 
 int main() {
   using namespace feedback;
   int writers = 1;
   int merge_search_index_ms = 0;
   responses::AiSettings ai;
+  responses::MediaSettings media;
   return serviceMain(
-      {"responses", 50053, 9093, responses::migrations(), &responses::PgResponsesStore::prepare},
+      {"responses", 50053, 9093, responses::migrations(), &responses::prepareStatements},
       [&](Env& env) {
         const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         // New responses are written in batches, one per connection at a time.
         writers = env.integer("RESPONSE_WRITERS", cores, 1, 64);
         merge_search_index_ms = env.integer("SEARCH_INDEX_MERGE_MS", 200, 0, 60000);
         ai = responses::readAiSettings(env);
+        media = responses::readMediaSettings(env);
       },
       [&](ServiceResources& r) {
         responses::RedisLinkCounts link_counts(r.redis, r.counters);
@@ -42,7 +54,8 @@ int main() {
         }
         responses::FactsBackfill backfill(r.basics.database_url, r.counters);
         const responses::evaluation::LocalEvaluator evaluator;
-        responses::ResponsesService service(link_counts, evaluator, ai.mode);
+        const api::MediaUrls media_urls(media.secret, media.public_scheme);
+        responses::ResponsesService service(link_counts, evaluator, ai.mode, &media_urls);
         std::optional<responses::evaluation::ModelServer> model;
         std::optional<responses::InsightJobs> insight_jobs;
         ai.jobs.database_url = r.basics.database_url;
@@ -56,6 +69,15 @@ int main() {
           insight_jobs.emplace(ai.jobs, service, nullptr, evaluator, ai.model.timeout, r.counters);
         }
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
-        r.serve(adapter);
+        std::optional<responses::TranscriptionJobs> transcriptions;
+        responses::MediaAnswers media_answers(service, [&transcriptions] {
+          if (transcriptions) transcriptions->wake();
+        });
+        media.transcription.database_url = r.basics.database_url;
+        transcriptions.emplace(media.transcription, media_answers, r.counters);
+        responses::SpeechSynthesizer speech;
+        responses::TranscriberPool live(media.transcription.model, media.live_streams);
+        responses::MediaGrpc media_adapter(media_answers, speech, live, r.pool, r.counters);
+        r.serve({&adapter, &media_adapter});
       });
 }

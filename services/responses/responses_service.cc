@@ -16,6 +16,7 @@
 #include "services/responses/events.h"
 #include "services/responses/intake_form.h"
 #include "services/responses/link_summary.h"
+#include "services/responses/media/media_answers.h"
 #include "services/responses/stored_answers.h"
 
 namespace feedback::responses {
@@ -64,41 +65,28 @@ boost::json::value givenValue(const v1::AnswerInput& input) {
   return value;
 }
 
+// A file_upload answer is made by uploading the file (.../files/{field_key}/), which stores
+// it: a value typed in its place would name content that was never checked.
+void refuseTypedFile(const questions::Question& question, const boost::json::value& value) {
+  if (question.response_type != "file_upload" || value.is_null()) return;
+  throw ApiError(ErrorCode::kInvalidAnswer,
+                 "The answer to '" + question.field_key +
+                     "' is a file: upload it to "
+                     "/i/{slug}/responses/{uuid}/files/" +
+                     question.field_key + "/.",
+                 {{question.field_key, "must be uploaded as a file"}});
+}
+
+void refuseTypedFiles(const IntakeForm& form, const questions::AnswerValues& given) {
+  for (const auto& [key, value] : given) {
+    if (const auto* question = form.rules().find(key)) refuseTypedFile(*question, value);
+  }
+}
+
 questions::AnswerValues valuesOf(const google::protobuf::RepeatedPtrField<v1::AnswerInput>& given) {
   questions::AnswerValues out;
   for (const auto& input : given) out[input.field_key()] = givenValue(input);
   return out;
-}
-
-// Sets the response's answers, as objects and as the text that is stored and shown.
-void setAnswers(StoredResponse& stored, std::vector<v1::Answer> answers) {
-  stored.answers = std::move(answers);
-  stored.response.set_answers_json(answersJson(stored.answers));
-}
-
-// The question a call on one answer of a response names; 404 when the response's uuid is
-// malformed or the link has no such question.
-const questions::Question* answeredQuestion(const IntakeForm& form,
-                                            const std::string& response_uuid,
-                                            const std::string& field_key) {
-  if (!isUuid(response_uuid)) noSuchResponse();
-  const questions::Question* question = form.rules().find(field_key);
-  if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
-  return question;
-}
-
-// A call on a started response: the token matches (compared in constant time), the
-// response belongs to this link and is still open, and the link takes responses.
-void requireOpen(const StoredResponse& stored, const std::string& token, const IntakeForm& form) {
-  if (!crypto::constantTimeEquals(crypto::sha256Hex(token), stored.token_hash) ||
-      stored.response.link_uuid() != form.link().uuid()) {
-    noSuchResponse();
-  }
-  if (stored.response.status() == kCompleted) {
-    throw ApiError(ErrorCode::kResponseAlreadySubmitted,
-                   "This response was already submitted and cannot change.");
-  }
-  form.requireActive();
 }
 
 // One submission's part in its link's count (LinkCounts): begun before anything commits,
@@ -156,6 +144,32 @@ class CountedSubmission {
 
 }  // namespace
 
+void setAnswers(StoredResponse& stored, std::vector<v1::Answer> answers) {
+  stored.answers = std::move(answers);
+  stored.response.set_answers_json(answersJson(stored.answers));
+}
+
+const questions::Question* answeredQuestion(const IntakeForm& form,
+                                            const std::string& response_uuid,
+                                            const std::string& field_key) {
+  if (!isUuid(response_uuid)) noSuchResponse();
+  const questions::Question* question = form.rules().find(field_key);
+  if (!question) throw ApiError(ErrorCode::kNotFound, "This link has no such question.");
+  return question;
+}
+
+void requireOpen(const StoredResponse& stored, const std::string& token, const IntakeForm& form) {
+  if (!crypto::constantTimeEquals(crypto::sha256Hex(token), stored.token_hash) ||
+      stored.response.link_uuid() != form.link().uuid()) {
+    noSuchResponse();
+  }
+  if (stored.response.status() == kCompleted) {
+    throw ApiError(ErrorCode::kResponseAlreadySubmitted,
+                   "This response was already submitted and cannot change.");
+  }
+  form.requireActive();
+}
+
 void noSuchResponse() {
   throw ApiError(ErrorCode::kNotFound, "No such response.");
 }
@@ -183,6 +197,14 @@ Accepted<v1::StartResponseResponse> ResponsesService::startResponse(
   return {NewResponse{std::move(stored), {std::move(event)}}, std::move(response)};
 }
 
+std::string ResponsesService::recordWithMedia(const v1::Response& response,
+                                              const v1::IntakeLink& link) const {
+  std::string record = api::renderResponse(response);
+  if (!media_) return record;
+  return media_->resolve(std::move(record), link.workspace_host(), link.workspace_uuid(),
+                         api::unixSeconds());
+}
+
 void ResponsesService::keepAnswers(const std::vector<questions::KeptAnswer>& kept,
                                    StoredResponse& stored) const {
   std::map<std::string, const v1::Answer*> saved;
@@ -192,6 +214,11 @@ void ResponsesService::keepAnswers(const std::vector<questions::KeptAnswer>& kep
   for (const auto& k : kept) {
     auto it = saved.find(k.question->uuid);
     const v1::Answer* before = it == saved.end() ? nullptr : it->second;
+    if (k.recorded && before) {
+      auto& recording = answers.emplace_back(*before);
+      recording.clear_follow_up();
+      continue;
+    }
     auto& answer =
         answers.emplace_back(makeAnswer(*k.question, k.value, before ? before->uuid() : ""));
     // Follow-ups belong to the value they followed: a value changed at the submit drops them.
@@ -216,6 +243,7 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
         // anyone's business.
         requireOpen(stored, request.token(), form);
         const boost::json::value value = givenValue(request.answer());
+        refuseTypedFile(*question, value);
         if (!value.is_null()) {
           if (auto problem = questions::FormRules::answerProblem(*question, value)) {
             throw ApiError(ErrorCode::kInvalidAnswer,
@@ -308,18 +336,26 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
           const questions::AnswerValues given = valuesOf(request.answers());
           auto& r = stored.response;
           // Saved answers, where the question still exists, then the ones given now.
+          refuseTypedFiles(form, given);
           questions::AnswerValues merged;
+          questions::RecordedAnswers recorded;
           for (const auto& a : stored.answers) {
-            if (form.rules().find(a.field_key())) merged[a.field_key()] = valueOf(a);
+            if (!form.rules().find(a.field_key())) continue;
+            // Files and recordings were judged when they were uploaded.
+            if (a.has_audio_url() || blobOfAnswer(a)) {
+              recorded.insert(a.field_key());
+            } else {
+              merged[a.field_key()] = valueOf(a);
+            }
           }
           for (const auto& [key, value] : given) merged[key] = value;
-          keepAnswers(form.rules().complete(merged), stored);
+          keepAnswers(form.rules().complete(merged, recorded), stored);
           r.set_status(std::string(kCompleted));
           r.set_submitted_at_micros(nowMicros());
           *response.mutable_response() = r;
           return std::optional<ResponsesStore::Change>(
               ResponsesStore::Change{{makeEvent(kResponseSubmitted, r.submitted_at_micros(), form,
-                                                api::renderResponse(r))},
+                                                recordWithMedia(r, request.link()))},
                                      true});
         });
   } catch (...) {
@@ -336,7 +372,9 @@ Accepted<std::string> ResponsesService::createCompletedResponse(
   const auto compiled = forms_.of(link);
   const IntakeForm& form = *compiled;
   form.requireActive();
-  auto kept = form.rules().complete(valuesOf(submission.answers()));
+  const questions::AnswerValues given = valuesOf(submission.answers());
+  refuseTypedFiles(form, given);
+  auto kept = form.rules().complete(given);
 
   StoredResponse stored = newResponse(form, kCompleted, submission.has_respondent_email(),
                                       submission.respondent_email());
@@ -354,10 +392,9 @@ Accepted<std::string> ResponsesService::createCompletedResponse(
   return {NewResponse{std::move(stored), std::move(events)}, std::move(record)};
 }
 
-bool ResponsesService::applyInsights(ResponsesStore& store, const std::string& workspace_uuid,
-                                     const std::string& response_uuid,
-                                     const std::string& answer_uuid, const std::string& text,
-                                     const std::string& insights_json) {
+bool ResponsesService::reviseAnswer(ResponsesStore& store, const std::string& workspace_uuid,
+                                    const std::string& response_uuid,
+                                    const std::function<bool(StoredResponse&)>& change) {
   auto current = store.findResponse(workspace_uuid, response_uuid);
   if (!current) return false;
   std::optional<CountedSubmission> counted;
@@ -367,12 +404,7 @@ bool ResponsesService::applyInsights(ResponsesStore& store, const std::string& w
   bool changed = false;
   try {
     store.updateResponse(workspace_uuid, response_uuid, [&](StoredResponse& stored) {
-      auto answer = std::find_if(stored.answers.begin(), stored.answers.end(),
-                                 [&](const v1::Answer& a) { return a.uuid() == answer_uuid; });
-      if (answer == stored.answers.end() || answerText(*answer) != text) {
-        return std::optional<ResponsesStore::Change>();
-      }
-      answer->set_ai_insights_json(insights_json);
+      if (!change(stored)) return std::optional<ResponsesStore::Change>();
       setAnswers(stored, std::move(stored.answers));
       changed = true;
       return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
@@ -383,6 +415,19 @@ bool ResponsesService::applyInsights(ResponsesStore& store, const std::string& w
   }
   if (counted) counted->committed();
   return changed;
+}
+
+bool ResponsesService::applyInsights(ResponsesStore& store, const std::string& workspace_uuid,
+                                     const std::string& response_uuid,
+                                     const std::string& answer_uuid, const std::string& text,
+                                     const std::string& insights_json) {
+  return reviseAnswer(store, workspace_uuid, response_uuid, [&](StoredResponse& stored) {
+    auto answer = std::find_if(stored.answers.begin(), stored.answers.end(),
+                               [&](const v1::Answer& a) { return a.uuid() == answer_uuid; });
+    if (answer == stored.answers.end() || answerText(*answer) != text) return false;
+    answer->set_ai_insights_json(insights_json);
+    return true;
+  });
 }
 
 }  // namespace feedback::responses

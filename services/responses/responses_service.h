@@ -3,6 +3,7 @@
 // public intake), and reading a workspace's responses. Knows nothing of gRPC or SQL: requests
 // and answers are the protobuf messages, storage is a ResponsesStore.
 
+#include "common/api/media_urls.h"
 #include "feedback/responses/v1/responses.pb.h"
 #include "services/responses/answer_evaluation.h"
 #include "services/responses/intake_form.h"
@@ -25,9 +26,12 @@ class ResponsesService {
  public:
   // A submission of a started response is counted with `counts`; answers are judged by
   // `evaluator` (AI insights, clarity and follow-ups of dynamic probing).
+  // `media` signs the addresses of files and recordings in event payloads (none: the
+  // payloads keep their markers, as in unit tests).
   ResponsesService(LinkCounts& counts, const evaluation::Evaluator& evaluator,
-                   InsightsMode insights = InsightsMode::kInline)
-      : counts_(counts), evaluation_(evaluator, insights) {}
+                   InsightsMode insights = InsightsMode::kInline,
+                   const api::MediaUrls* media = nullptr)
+      : counts_(counts), evaluation_(evaluator, insights), media_(media) {}
 
   Accepted<v1::StartResponseResponse> startResponse(const v1::StartResponseRequest& request);
   v1::SaveAnswerResponse saveAnswer(ResponsesStore& store, const v1::SaveAnswerRequest& request);
@@ -54,19 +58,39 @@ class ResponsesService {
   bool applyInsights(ResponsesStore& store, const std::string& workspace_uuid,
                      const std::string& response_uuid, const std::string& answer_uuid,
                      const std::string& text, const std::string& insights_json);
+  // Changes a stored response's answers after the fact (insights a model brought, a
+  // transcription): `change` says whether it changed anything. Counted like applyInsights.
+  bool reviseAnswer(ResponsesStore& store, const std::string& workspace_uuid,
+                    const std::string& response_uuid,
+                    const std::function<bool(StoredResponse&)>& change);
+  const AnswerEvaluation& evaluation() const { return evaluation_; }
+  IntakeForms& forms() { return forms_; }
 
  private:
   // The answers a completed response keeps, built from the rules' verdict; answers that were
   // saved before keep their uuids and follow-ups.
   void keepAnswers(const std::vector<questions::KeptAnswer>& kept, StoredResponse& stored) const;
+  // The record as an event carries it: its files and recordings signed for the link's host.
+  std::string recordWithMedia(const v1::Response& response, const v1::IntakeLink& link) const;
 
   LinkCounts& counts_;
   AnswerEvaluation evaluation_;
+  const api::MediaUrls* media_;
   IntakeForms forms_;
 };
 
 // 404: no such response (also one of another workspace or link, or without the right token).
 [[noreturn]] void noSuchResponse();
+// Sets the response's answers, as objects and as the text that is stored and shown.
+void setAnswers(StoredResponse& stored, std::vector<v1::Answer> answers);
+// The question a call on one answer of a response names; 404 when the response's uuid is
+// malformed or the link has no such question.
+const questions::Question* answeredQuestion(const IntakeForm& form,
+                                            const std::string& response_uuid,
+                                            const std::string& field_key);
+// A call on a started response: the token matches (compared in constant time), the
+// response belongs to this link and is still open, and the link takes responses.
+void requireOpen(const StoredResponse& stored, const std::string& token, const IntakeForm& form);
 
 // The response token handed to a respondent: 32 base62 characters (190 bits).
 std::string newResponseToken();

@@ -18,6 +18,6 @@ int main() {
         tokens::RedisKeyCache cache(r.redis);
         tokens::TokensService service(settings, cache);
         tokens::TokensGrpc adapter(service, r.pool, r.counters);
-        r.serve(adapter);
+        r.serve({&adapter});
       });
 }

@@ -97,7 +97,7 @@ int main() {
         service::PeriodicTask prune(webhooks::kPruneEvery, [&] {
           r.pool.trySubmit([](PgSession& session) { webhooks::pruneOldDeliveries(session); });
         });
-        r.serve(adapter);
+        r.serve({&adapter});
         if (dispatcher) dispatcher->stop();
         r.pool.stop();  // the last prune ends before what it uses does
       });

@@ -3,12 +3,35 @@
 // handlers compile and test without sockets or Beast headers.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace feedback::gateway {
+
+// A WebSocket the server accepted for a route. Safe to use from any thread.
+class WebSocketPeer {
+ public:
+  virtual ~WebSocketPeer() = default;
+  virtual void sendText(std::string text) = 0;
+  // A normal closure once what was sent has gone.
+  virtual void close(std::string reason) = 0;
+};
+
+// What a route does with its WebSocket's messages; called on the connection's thread, one at
+// a time.
+struct WebSocketHandler {
+  std::function<void(std::string message, bool binary)> on_message;
+  // The socket is gone (closed by either side, or failed); nothing is called after this.
+  std::function<void()> on_closed;
+};
+
+using WebSocketFactory = std::function<WebSocketHandler(std::shared_ptr<WebSocketPeer>)>;
+// Set on requests that ask to upgrade to a WebSocket: the route calls it with the factory of
+// its handler, then answers 101; any other answer refuses the upgrade.
+using AcceptWebSocket = std::function<void(WebSocketFactory)>;
 
 struct HttpRequest {
   std::string method;  // as sent, e.g. "GET"
@@ -17,6 +40,7 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   std::string remote_address;
+  AcceptWebSocket accept_websocket;
 
   std::string_view path() const {
     auto q = target.find('?');

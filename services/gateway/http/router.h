@@ -1,5 +1,7 @@
 #pragma once
 // The route table: path patterns such as "/v1/links/{uuid}/" with one entry per method.
+// Patterns end with '/' (the path without it is redirected), but for pages and files such as
+// "/i/{slug}" and ".../speech.wav", matched exactly.
 // Resolution decides 404, the trailing-slash 301, 405 and path parameters, before any I/O.
 // Parameters are typed: {uuid} (lowercase hyphenated UUID), {slug} (a link slug) and
 // {field_key} (a question's key); a segment of the wrong form is an absent resource (404).
@@ -39,7 +41,7 @@ class Router {
     std::string allow;                // for kMethodNotAllowed, e.g. "GET, POST"
   };
 
-  // `pattern` must start and end with '/'.
+  // `pattern` starts with '/' and ends with '/' unless it names a page or file.
   void add(Method method, std::string_view pattern, Entry entry) {
     Route route{split(pattern), {}, method, std::move(entry)};
     for (const auto& s : route.segments) route.kinds.push_back(segmentKind(s));
@@ -49,13 +51,15 @@ class Router {
   Resolution resolve(std::string_view method_name, std::string_view path) const {
     Resolution result;
     if (path.empty() || path.front() != '/') return result;
-    if (path.back() != '/') {
+    const auto segments = split(path);
+    // Paths end with '/', but for the few named like files or pages ("/i/{slug}"): elsewhere
+    // the path without its slash is redirected to the one with it.
+    if (path.back() != '/' && !matchesAny(segments)) {
       std::string with_slash(path);
       with_slash += '/';
       if (matchesAny(split(with_slash))) result.outcome = Outcome::kRedirect;
       return result;
     }
-    const auto segments = split(path);
     Method method = parseMethod(method_name);
     bool path_known = false;
     bool param_invalid = false;
@@ -81,6 +85,8 @@ class Router {
     if (path_known && !param_invalid) result.outcome = Outcome::kMethodNotAllowed;
     return result;
   }
+
+  const std::vector<Route>& all() const { return routes_; }
 
  private:
   static std::vector<std::string> split(std::string_view path) {

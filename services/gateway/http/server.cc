@@ -1,5 +1,6 @@
 #include "services/gateway/http/server.h"
 
+#include <algorithm>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -8,6 +9,9 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -17,6 +21,7 @@
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
 namespace feedback::gateway {
@@ -27,6 +32,11 @@ namespace {
 // getting a connection reset.
 constexpr std::size_t kMaxDrainBytes = 64 * 1024 * 1024;
 constexpr std::chrono::seconds kDrainTimeout{5};
+// A live transcription's frames are about 100 ms of 16 kHz PCM (3.2 KB); a message larger
+// than this is refused.
+constexpr std::size_t kMaxWebSocketMessage = 64 * 1024;
+// Messages waiting for a client that does not read: beyond this the socket is closed.
+constexpr std::size_t kMaxWebSocketBacklog = 256;
 
 std::string lowercase(std::string_view text) {
   std::string out(text);
@@ -63,6 +73,104 @@ struct HttpServer::Impl {
 
 namespace {
 
+// A connection upgraded for a route (HttpRequest::accept_websocket): reads go to the route's
+// handler, writes are queued in order.
+class WebSocketSession final : public WebSocketPeer,
+                               public std::enable_shared_from_this<WebSocketSession> {
+ public:
+  WebSocketSession(beast::tcp_stream&& stream, HttpServer::Impl& server)
+      : ws_(std::move(stream)), server_(server) {
+    ++server_.connections;
+  }
+  ~WebSocketSession() override { --server_.connections; }
+
+  void start(http::request<http::string_body> request, beast::flat_buffer buffer,
+             const WebSocketFactory& factory) {
+    beast::get_lowest_layer(ws_).expires_never();
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.read_message_max(kMaxWebSocketMessage);
+    buffer_ = std::move(buffer);
+    handler_ = factory(shared_from_this());
+    ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
+      if (ec) return self->closed();
+      self->doRead();
+    });
+  }
+
+  void sendText(std::string text) override {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)]() mutable {
+      if (self->done_) return;
+      if (self->outbox_.size() >= kMaxWebSocketBacklog) return self->abort();
+      self->outbox_.push_back(std::move(text));
+      if (!self->writing_) self->doWrite();
+    });
+  }
+
+  void close(std::string reason) override {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), reason = std::move(reason)] {
+      if (self->done_) return;
+      self->closing_ = true;
+      self->close_reason_ = reason;
+      if (!self->writing_) self->doClose();
+    });
+  }
+
+ private:
+  void doRead() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->closed();
+      std::string message = beast::buffers_to_string(self->buffer_.data());
+      self->buffer_.consume(self->buffer_.size());
+      if (self->handler_.on_message)
+        self->handler_.on_message(std::move(message), self->ws_.got_binary());
+      self->doRead();
+    });
+  }
+
+  void doWrite() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(asio::buffer(outbox_.front()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->writing_ = false;
+                      if (ec) return self->closed();
+                      self->outbox_.pop_front();
+                      if (!self->outbox_.empty()) return self->doWrite();
+                      if (self->closing_) self->doClose();
+                    });
+  }
+
+  void doClose() {
+    ws_.async_close(websocket::close_reason(websocket::close_code::normal, close_reason_),
+                    [self = shared_from_this()](beast::error_code) { self->closed(); });
+  }
+
+  void abort() {
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+    closed();
+  }
+
+  // Once: the handler hears of it and is dropped, which ends the cycle between the two.
+  void closed() {
+    if (done_) return;
+    done_ = true;
+    auto handler = std::move(handler_);
+    handler_ = {};
+    if (handler.on_closed) handler.on_closed();
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  HttpServer::Impl& server_;
+  beast::flat_buffer buffer_;
+  WebSocketHandler handler_;
+  std::deque<std::string> outbox_;
+  std::string close_reason_;
+  bool writing_ = false;
+  bool closing_ = false;
+  bool done_ = false;
+};
+
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket&& socket, HttpServer::Impl& server)
@@ -85,9 +193,42 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void doRead() {
     parser_.emplace();
-    parser_->body_limit(server_.options.body_limit);
+    // The parser checks Content-Length against its limit as it reads the header: the largest
+    // any route takes, until the route is known (onHeader).
+    parser_->body_limit(std::max(server_.options.body_limit, server_.options.largest_body_limit));
     parser_->header_limit(static_cast<std::uint32_t>(server_.options.header_limit));
     stream_.expires_after(server_.options.read_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&Session::onHeader, shared_from_this()));
+  }
+
+  // A body over the usual limit is read only for the few routes that take one (uploads), so
+  // the route is looked up only then.
+  void onHeader(beast::error_code ec, std::size_t) {
+    if (ec) return onRead(ec, 0);
+    const auto& header = parser_->get();
+    const auto length = parser_->content_length();
+    std::size_t limit = server_.options.body_limit;
+    if ((!length || *length > limit) && server_.options.large_body_limit) {
+      limit = std::max(limit,
+                       server_.options.large_body_limit(header.method_string(), header.target()));
+    }
+    if (length && *length > limit) return onRead(http::error::body_limit, 0);
+    parser_->body_limit(limit);
+    if (length && *length > 0 && beast::iequals(header[http::field::expect], "100-continue")) {
+      // The client waits for this before sending a large body.
+      return http::async_write(stream_, continue_,
+                               beast::bind_front_handler(&Session::onContinue, shared_from_this()));
+    }
+    readBody();
+  }
+
+  void onContinue(beast::error_code ec, std::size_t) {
+    if (ec) return close();
+    readBody();
+  }
+
+  void readBody() {
     http::async_read(stream_, buffer_, *parser_,
                      beast::bind_front_handler(&Session::onRead, shared_from_this()));
   }
@@ -116,6 +257,15 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     request.body = std::move(message.body());
     request.remote_address = remote_;
+    if (websocket::is_upgrade(message)) {
+      upgrade_request_ = message;
+      // Posted to this connection's strand, before the answer that follows it.
+      request.accept_websocket = [self = shared_from_this()](WebSocketFactory factory) {
+        asio::post(self->stream_.get_executor(), [self, factory = std::move(factory)]() mutable {
+          self->websocket_factory_ = std::move(factory);
+        });
+      };
+    }
     stream_.expires_never();
     // Counted until its answer is written, so that a draining server waits for it.
     ++server_.in_flight;
@@ -128,6 +278,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void write(HttpResponse answer) {
+    if (answer.status == 101 && websocket_factory_) return upgrade();
+    upgrade_request_.reset();
     response_ = {};
     response_.version(version_ ? version_ : 11);
     response_.result(static_cast<unsigned>(answer.status));
@@ -139,6 +291,17 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.expires_after(server_.options.write_timeout);
     http::async_write(stream_, response_,
                       beast::bind_front_handler(&Session::onWrite, shared_from_this()));
+  }
+
+  void upgrade() {
+    if (counted_) {
+      counted_ = false;
+      --server_.in_flight;
+    }
+    auto session = std::make_shared<WebSocketSession>(std::move(stream_), server_);
+    session->start(std::move(*upgrade_request_), std::move(buffer_), websocket_factory_);
+    upgrade_request_.reset();
+    websocket_factory_ = {};
   }
 
   void onWrite(beast::error_code ec, std::size_t) {
@@ -191,6 +354,7 @@ class Session : public std::enable_shared_from_this<Session> {
   HttpServer::Impl& server_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::empty_body> continue_{http::status::continue_, 11};
   http::response<http::string_body> response_;
   std::string remote_;
   unsigned version_ = 11;
@@ -200,6 +364,8 @@ class Session : public std::enable_shared_from_this<Session> {
   bool counted_ = false;
   std::size_t drained_ = 0;
   std::vector<char> discard_;
+  std::optional<http::request<http::string_body>> upgrade_request_;
+  WebSocketFactory websocket_factory_;
 };
 
 }  // namespace

@@ -25,6 +25,11 @@ struct HttpServerOptions {
   std::chrono::milliseconds read_timeout{30000};
   std::chrono::milliseconds write_timeout{30000};
   std::size_t max_connections = 20000;
+  // The body limit of a request whose body may exceed `body_limit` (method, target), or 0 for
+  // the usual one: uploads take larger bodies than JSON does.
+  std::function<std::size_t(std::string_view, std::string_view)> large_body_limit;
+  // The largest limit large_body_limit gives.
+  std::size_t largest_body_limit = 0;
 };
 
 // Renders a transport-level error (413, 431, malformed request) in the API's error format.

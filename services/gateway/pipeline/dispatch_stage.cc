@@ -21,7 +21,7 @@ void DispatchStage::decode(const ContextPtr& ctx, Chain chain) {
 
 void DispatchStage::dispatch(const ContextPtr& ctx, const Chain& chain) {
   try {
-    if (carriesBody(ctx->request.method)) {
+    if (carriesBody(ctx->request.method) && ctx->route->attributes.raw_body_limit == 0) {
       bool has_type = ctx->request.hasHeader("content-type");
       if ((has_type || !ctx->request.body.empty()) &&
           !isJsonMediaType(ctx->request.header("content-type"))) {

@@ -29,6 +29,7 @@ void setRateLimitHeaders(const RateDecision& decision, HttpResponse& response) {
 }
 
 void RateLimitStage::decode(const ContextPtr& ctx, Chain chain) {
+  if (ctx->route->attributes.access == Access::kAsset) return chain.next();
   if (ctx->rate_decided) return apply(ctx, chain, ctx->rate_decided);
   RateLimiter::Answer answer;
   if (ctx->admission_sent) {

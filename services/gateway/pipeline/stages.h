@@ -3,20 +3,26 @@
 //   RouteStage        404, the trailing-slash 301, 405; the route and its path parameters
 //   CredentialsStage  keyed routes: the API key (401, 503) with the route's Redis reads and
 //                     the rate limit's count in the same round trip; public routes: the
-//                     workspace of the Host header (404, 503), then that round trip
+//                     workspace of the Host header (404, 503), then that round trip;
+//                     assets: nothing
 //                     on the way out: 401 for a key revoked meanwhile
-//   RateLimitStage    429 RATE_LIMITED (503 when Redis is down in fail-closed mode)
+//   RateLimitStage    429 RATE_LIMITED (503 when Redis is down in fail-closed mode); assets
+//                     are not counted
 //                     on the way out: the RateLimit headers
 //   ScopeStage        403 INSUFFICIENT_SCOPE unless the key holds the route's scope
+//   MediaLinksStage   on the way out: the addresses of files and recordings signed for the
+//                     caller's workspace, fresh on every answer (replays included)
 //   IdempotencyStage  POST with Idempotency-Key: replay (or 409, 422)
 //                     on the way out: the first answer stored
-//   DispatchStage     415 and the JSON body (400), then the route's handler
+//   DispatchStage     415 and the JSON body (400; uploads keep their raw body), then the
+//                     route's handler
 // and at last ResponseFinish (X-Request-Id, metrics, logs). Each stage's way-out step runs
 // for the answers of the stages after it.
 
 #include <functional>
 #include <string_view>
 
+#include "common/api/media_urls.h"
 #include "common/redis/redis_script.h"
 #include "services/gateway/auth/key_authenticator.h"
 #include "services/gateway/auth/revoked_keys.h"
@@ -78,6 +84,18 @@ class RateLimitStage final : public Stage {
 // RateLimit-Limit, -Remaining, -Reset, RateLimit-Policy and RateLimit (the IETF draft's
 // fields); Retry-After when refused.
 void setRateLimitHeaders(const RateDecision& decision, HttpResponse& response);
+
+// Answers of routes that sign media: each media marker becomes an absolute, signed, expiring
+// address (common/api/media_urls.h) on the caller's workspace host.
+class MediaLinksStage final : public Stage {
+ public:
+  explicit MediaLinksStage(const api::MediaUrls& urls) : urls_(urls) {}
+  void decode(const ContextPtr&, Chain chain) override { chain.next(); }
+  void encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) override;
+
+ private:
+  const api::MediaUrls& urls_;
+};
 
 // Idempotency-Key on POST (API-CONTRACT.md section 7): the first answer is kept 24 h and
 // replayed; another request under the same key is 422, one still running 409.

@@ -2,6 +2,8 @@
 
 #include "common/redis/link_versions.h"
 #include "feedback/links/v1/links.grpc.pb.h"
+#include "services/gateway/http/responses.h"
+#include "services/gateway/page/intake_page.h"
 #include "services/gateway/routes/backend_call.h"
 #include "services/gateway/routes/link_json.h"
 #include "services/gateway/routes/redis_fill.h"
@@ -77,6 +79,7 @@ void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
         form->workspace_uuid = ctx->caller.workspace().uuid();
         form->link = r.link();
         form->form_json = renderForm(form->link);
+        form->page_html = renderIntakePage(form->link, form->form_json);
         // Recorded so that the next request can check this entry in its round trip (an
         // entry is only ever used after that check, so storing is always safe).
         raiseInRedis(redis_, linkversion::redisKey(form->link.uuid()), form->link.version(),
@@ -85,6 +88,23 @@ void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
         then(std::move(form));
       },
       answerError(ctx, respond));
+}
+
+RouteEntry intakeRoute(IntakeLinks& links, RouteAttributes attributes, WithForm handle) {
+  return {attributes,
+          [&links, handle = std::move(handle)](const ContextPtr& ctx, Respond respond) {
+            links.find(
+                ctx, ctx->params.at(0), ctx->prefetchedAt(0),
+                [ctx, respond, handle](std::shared_ptr<const IntakeForm> form) {
+                  try {
+                    handle(ctx, respond, std::move(form));
+                  } catch (const ApiError& e) {
+                    respond(errorResponse(e, ctx->request_id));
+                  }
+                },
+                respond);
+          },
+          [&links](const RequestContext& ctx) { return links.prefetch(ctx, ctx.params.at(0)); }};
 }
 
 }  // namespace feedback::gateway

@@ -25,6 +25,8 @@ struct IntakeForm {
   feedback::links::v1::Link link;
   // GET /i/{slug}/form/.
   std::string form_json;
+  // GET /i/{slug} (page/intake_page.h).
+  std::string page_html;
 };
 
 class IntakeLinks {
@@ -53,5 +55,10 @@ class IntakeLinks {
   std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<const IntakeForm>> entries_;
 };
+
+// A route of the public intake: `handle` runs once the link at the path's {slug} (the first
+// parameter) is found in the Host's workspace; 404 when there is none.
+using WithForm = std::function<void(const ContextPtr&, Respond, std::shared_ptr<const IntakeForm>)>;
+RouteEntry intakeRoute(IntakeLinks& links, RouteAttributes attributes, WithForm handle);
 
 }  // namespace feedback::gateway

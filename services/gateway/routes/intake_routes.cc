@@ -19,12 +19,9 @@ using api::renderResponse;
 using Stub = std::shared_ptr<rv1::ResponsesService::Stub>;
 using FormPtr = std::shared_ptr<const IntakeForm>;
 
-const std::string& slugOf(const RequestContext& ctx) {
-  return ctx.params.at(0);
-}
-
-void setLink(rv1::IntakeLink& out, const IntakeForm& form) {
+void setLink(rv1::IntakeLink& out, const IntakeForm& form, const RequestContext& ctx) {
   out.set_workspace_uuid(form.workspace_uuid);
+  out.set_workspace_host(ctx.caller.workspace().host());
   *out.mutable_link() = form.link;
 }
 
@@ -49,26 +46,6 @@ void readAnswers(const boost::json::object* answers, Request& request) {
   }
 }
 
-// The route's handler once the link at its slug is known.
-using WithForm = std::function<void(const ContextPtr&, Respond, FormPtr)>;
-
-RouteEntry intakeRoute(IntakeLinks& links, RouteAttributes attributes, WithForm handle) {
-  return {attributes,
-          [&links, handle = std::move(handle)](const ContextPtr& ctx, Respond respond) {
-            links.find(
-                ctx, slugOf(*ctx), ctx->prefetchedAt(0),
-                [ctx, respond, handle](FormPtr form) {
-                  try {
-                    handle(ctx, respond, std::move(form));
-                  } catch (const ApiError& e) {
-                    respond(errorResponse(e, ctx->request_id));
-                  }
-                },
-                respond);
-          },
-          [&links](const RequestContext& ctx) { return links.prefetch(ctx, slugOf(ctx)); }};
-}
-
 HttpResponse recordResponse(int status, const rv1::Response& response) {
   return jsonResponse(status, renderResponse(response));
 }
@@ -77,7 +54,7 @@ HttpResponse recordResponse(int status, const rv1::Response& response) {
 void startResponse(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
   JsonFields body(ctx->body, "", {"respondent_email"});
   rv1::StartResponseRequest request;
-  setLink(*request.mutable_link(), *form);
+  setLink(*request.mutable_link(), *form, *ctx);
   if (auto e = email(body)) request.set_respondent_email(*e);
   callBackend<rv1::StartResponseResponse>(
       ctx, std::move(respond), std::move(request),
@@ -108,7 +85,7 @@ Request answerRequest(const ContextPtr& ctx, const IntakeForm& form, bool nullab
                    {{"value", "is required"}});
   }
   Request request;
-  setLink(*request.mutable_link(), form);
+  setLink(*request.mutable_link(), form, *ctx);
   request.set_response_uuid(ctx->params.at(1));
   request.set_token(responseToken(*ctx));
   request.mutable_answer()->set_field_key(ctx->params.at(2));
@@ -142,7 +119,7 @@ void answerFollowUp(const Stub& responses, const ContextPtr& ctx, Respond respon
 void submitResponse(const Stub& responses, const ContextPtr& ctx, Respond respond, FormPtr form) {
   JsonFields body(ctx->body, "", {"answers"});
   rv1::SubmitResponseRequest request;
-  setLink(*request.mutable_link(), *form);
+  setLink(*request.mutable_link(), *form, *ctx);
   request.set_response_uuid(ctx->params.at(1));
   request.set_token(responseToken(*ctx));
   readAnswers(body.object("answers"), request);
@@ -197,11 +174,11 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
   routes.add(Method::kPost, "/i/{slug}/responses/",
              intakeRoute(links, publicRoute(true), calling(startResponse)));
   routes.add(Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
-             intakeRoute(links, publicRoute(false, true), calling(saveAnswer)));
+             intakeRoute(links, signingMedia(publicRoute(false, true)), calling(saveAnswer)));
   routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/answers/{field_key}/follow_ups/",
-             intakeRoute(links, publicRoute(true, true), calling(answerFollowUp)));
+             intakeRoute(links, signingMedia(publicRoute(true, true)), calling(answerFollowUp)));
   routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
-             intakeRoute(links, publicRoute(true, true), calling(submitResponse)));
+             intakeRoute(links, signingMedia(publicRoute(true, true)), calling(submitResponse)));
   routes.add(Method::kPost, "/i/{slug}/submit/",
              intakeRoute(links, publicRoute(true),
                          [&submissions](const ContextPtr& ctx, Respond respond, FormPtr form) {

@@ -79,6 +79,7 @@ using ContextPtr = std::shared_ptr<RequestContext>;
 enum class Access {
   kApiKey,  // Authorization: Bearer <API key>, holding the route's scope
   kPublic,  // no key; the workspace comes from the Host header (the public intake)
+  kAsset,   // the intake page's scripts and styles: the same for every host, not counted
 };
 
 // What a route declares about itself; the pipeline's stages read these, not the path.
@@ -91,6 +92,12 @@ struct RouteAttributes {
   // With kPublic, a call on a started response: without an X-Response-Token header it is
   // answered 404 before anything else about it is judged (API-CONTRACT.md section 5).
   bool response_token = false;
+  // Non-zero: the body is the route's raw bytes (an upload), not JSON, and may be this long
+  // (the server reads bodies over the JSON limit only for such routes).
+  std::size_t raw_body_limit = 0;
+  // Its answers hold respondents' files and recordings: their addresses are signed on the
+  // way out (MediaLinksStage).
+  bool signs_media = false;
 };
 
 inline RouteAttributes withKey(std::string_view scope, bool idempotent = false) {
@@ -98,6 +105,18 @@ inline RouteAttributes withKey(std::string_view scope, bool idempotent = false) 
 }
 inline RouteAttributes publicRoute(bool idempotent = false, bool response_token = false) {
   return {Access::kPublic, {}, idempotent, response_token};
+}
+inline RouteAttributes assetRoute() {
+  return {Access::kAsset};
+}
+// A public call on a started response whose body is an upload of up to `limit` bytes.
+inline RouteAttributes uploadRoute(std::size_t limit) {
+  return {Access::kPublic, {}, false, true, limit, true};
+}
+// `attributes` of a route whose answers hold files and recordings.
+inline RouteAttributes signingMedia(RouteAttributes attributes) {
+  attributes.signs_media = true;
+  return attributes;
 }
 
 // May throw ApiError before responding; the pipeline turns it into the error answer.

@@ -210,7 +210,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
   Stub responses = rv1::ResponsesService::NewStub(backends.responses);
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/",
-             {withKey(scopes::kResponsesRead),
+             {signingMedia(withKey(scopes::kResponsesRead)),
               [responses, &documents, &pages](const ContextPtr& ctx, Respond respond) {
                 auto request = listRequestFrom(*ctx);
                 request.set_link_uuid(ctx->params.at(0));
@@ -224,7 +224,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               linkVersion()});
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/{uuid}/",
-             {withKey(scopes::kResponsesRead),
+             {signingMedia(withKey(scopes::kResponsesRead)),
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.require(
                     ctx, ctx->params.at(0), ctx->prefetchedAt(0),
@@ -248,7 +248,8 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               linkVersion()});
 
   routes.add(Method::kGet, "/v1/responses/",
-             {withKey(scopes::kResponsesRead), [responses](const ContextPtr& ctx, Respond respond) {
+             {signingMedia(withKey(scopes::kResponsesRead)),
+              [responses](const ContextPtr& ctx, Respond respond) {
                 auto request = listRequestFrom(*ctx);
                 if (auto link = Query(ctx->request.query()).get("link_uuid")) {
                   if (!isUuid(*link)) invalidParameter("link_uuid", "must be a UUID");

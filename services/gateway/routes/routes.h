@@ -2,6 +2,7 @@
 // One file per resource registers its routes; main wires them with the backends and the
 // gateway's shared parts.
 
+#include "common/api/media_urls.h"
 #include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/backends.h"
 #include "services/gateway/metrics.h"
@@ -42,5 +43,11 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
 // `submissions`.
 void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
                      SubmissionBatcher& submissions);
+// Respondents' files and recordings: uploads, signed reads (/media/{uuid}) and prompts read
+// aloud (media_routes.cc).
+void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
+                    const api::MediaUrls& urls);
+// The intake page, GET /i/{slug}, and its scripts and styles (page_routes.cc).
+void addPageRoutes(Routes& routes, IntakeLinks& links);
 
 }  // namespace feedback::gateway

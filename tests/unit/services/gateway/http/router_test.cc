@@ -79,3 +79,22 @@ TEST_CASE("router: slug and field_key parameters have their own forms", "[router
   CHECK(r.resolve("PUT", base + "a__b/").outcome == TestRouter::Outcome::kNotFound);
   CHECK(r.resolve("GET", base + "ok/").outcome == TestRouter::Outcome::kMethodNotAllowed);
 }
+
+TEST_CASE("router: pages and files are matched without the trailing slash", "[router]") {
+  TestRouter r;
+  r.add(Method::kGet, "/i/{slug}", 1);
+  r.add(Method::kGet, "/i/{slug}/form/", 2);
+  r.add(Method::kGet, "/i/{slug}/questions/{uuid}/speech.wav", 3);
+  auto page = r.resolve("GET", "/i/pulse");
+  REQUIRE(page.outcome == TestRouter::Outcome::kFound);
+  CHECK(page.route->entry == 1);
+  CHECK(page.params == std::vector<std::string>{"pulse"});
+  auto speech = r.resolve("GET", std::string("/i/pulse/questions/") + kUuid + "/speech.wav");
+  REQUIRE(speech.outcome == TestRouter::Outcome::kFound);
+  CHECK(speech.route->entry == 3);
+  // Other paths still want their slash; a page's path with one is no page.
+  CHECK(r.resolve("GET", "/i/pulse/form").outcome == TestRouter::Outcome::kRedirect);
+  CHECK(r.resolve("GET", "/i/pulse/").outcome == TestRouter::Outcome::kNotFound);
+  CHECK(r.resolve("GET", "/i/Not_A_Slug").outcome == TestRouter::Outcome::kNotFound);
+  CHECK(r.resolve("POST", "/i/pulse").outcome == TestRouter::Outcome::kMethodNotAllowed);
+}

@@ -1,0 +1,175 @@
+// Respondents' media (API-CONTRACT.md section 10, media service of the responses process):
+//   POST /i/{slug}/responses/{uuid}/files/{field_key}/   a file_upload answer
+//   POST /i/{slug}/responses/{uuid}/audio/{field_key}/   a recorded answer
+//   GET  /media/{uuid}?expires=&signature=               a stored file or recording
+//   GET  /i/{slug}/questions/{uuid}/speech.wav           a prompt read aloud (tts_enabled)
+//   GET  /i/{slug}/responses/{uuid}/live/{field_key}/    live transcription (WebSocket,
+//                                                        live_transcription.cc)
+#include "common/api/response_json.h"
+#include "common/core/limits.h"
+#include "common/grpc/grpc_kit.h"
+#include "services/gateway/http/query.h"
+#include "services/gateway/http/responses.h"
+#include "services/gateway/routes/media_streams.h"
+#include "services/gateway/routes/routes.h"
+
+namespace feedback::gateway {
+namespace {
+
+namespace rv1 = feedback::responses::v1;
+using FormPtr = std::shared_ptr<const IntakeForm>;
+
+// Room for a multipart client's framing is not given: bodies are the file itself.
+constexpr std::size_t kFileBodyLimit = std::size_t{limits::kMaxFileUploadMiB} * 1024 * 1024;
+// Prompts read aloud change only with their text, which names them: kept a day.
+constexpr std::string_view kSpeechCaching = "public, max-age=86400";
+
+HttpResponse notFound(const RequestContext& ctx, std::string_view what) {
+  return errorResponse(ApiError(ErrorCode::kNotFound, std::string(what)), ctx.request_id);
+}
+
+void upload(const MediaStub& media, rv1::MediaKind kind, const ContextPtr& ctx, Respond respond,
+            const FormPtr& form) {
+  rv1::MediaUploadHeader header;
+  auto* target = header.mutable_target();
+  auto* link = target->mutable_link();
+  link->set_workspace_uuid(form->workspace_uuid);
+  link->set_workspace_host(ctx->caller.workspace().host());
+  *link->mutable_link() = form->link;
+  target->set_response_uuid(ctx->params.at(1));
+  target->set_token(std::string(ctx->request.header("x-response-token")));
+  target->set_field_key(ctx->params.at(2));
+  header.set_kind(kind);
+  header.set_content_type(std::string(ctx->request.header("content-type")));
+  header.set_file_name(percentDecode(ctx->request.header("x-file-name")));
+  header.set_size_bytes(static_cast<int64_t>(ctx->request.body.size()));
+  uploadMedia(media, ctx, std::move(header),
+              [ctx, respond](const grpc::Status& status, const rv1::Answer& answer) {
+                if (!status.ok()) {
+                  return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
+                }
+                respond(jsonResponse(200, api::renderAnswer(answer)));
+              });
+}
+
+// Whether the query's expiry and signature sign this blob for the caller's workspace.
+bool signedForCaller(const api::MediaUrls& urls, const RequestContext& ctx,
+                     const std::string& blob_uuid) {
+  Query query(ctx.request.query());
+  auto expires = query.get("expires");
+  auto signature = query.get("signature");
+  return expires && signature &&
+         urls.verify(blob_uuid, ctx.caller.workspace().uuid(), *expires, *signature,
+                     api::unixSeconds());
+}
+
+std::string contentDisposition(const rv1::MediaHeader& header) {
+  const auto& type = header.content_type();
+  const bool shown = type.rfind("audio/", 0) == 0 || type.rfind("image/", 0) == 0 ||
+                     type.rfind("video/", 0) == 0 || type == "application/pdf";
+  std::string encoded;
+  for (unsigned char c : header.file_name()) {
+    if (std::isalnum(c) || c == '.' || c == '-' || c == '_') {
+      encoded += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      encoded += '%';
+      encoded += hex[c >> 4];
+      encoded += hex[c & 15];
+    }
+  }
+  return std::string(shown ? "inline" : "attachment") + "; filename*=UTF-8''" + encoded;
+}
+
+HttpResponse mediaResponse(MediaContent content, std::string cache_control) {
+  HttpResponse response;
+  response.status = 200;
+  response.setHeader("Content-Type", content.header.content_type());
+  response.setHeader("Content-Disposition", contentDisposition(content.header));
+  response.setHeader("ETag", "\"" + content.header.etag() + "\"");
+  response.setHeader("Cache-Control", std::move(cache_control));
+  // A respondent's upload is never run as a page of this host, whatever it holds.
+  response.setHeader("X-Content-Type-Options", "nosniff");
+  response.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+  response.body = std::move(content.body);
+  return response;
+}
+
+void serveMedia(const MediaStub& media, const api::MediaUrls& urls, const ContextPtr& ctx,
+                Respond respond) {
+  const std::string blob_uuid = ctx->params.at(0);
+  if (!signedForCaller(urls, *ctx, blob_uuid)) {
+    return respond(notFound(*ctx, "No such file, or its address has expired."));
+  }
+  auto request = std::make_shared<rv1::ReadMediaRequest>();
+  request->set_workspace_uuid(ctx->caller.workspace().uuid());
+  request->set_blob_uuid(blob_uuid);
+  readMedia(
+      ctx,
+      [media, request](grpc::ClientContext* client, grpc::ClientReadReactor<rv1::MediaChunk>* r) {
+        media->async()->ReadMedia(client, request.get(), r);
+      },
+      [ctx, respond, request](const grpc::Status& status, MediaContent content) {
+        if (!status.ok()) {
+          return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
+        }
+        // Private: the address is the credential; kept no longer than it is valid.
+        respond(mediaResponse(std::move(content), "private, max-age=3600"));
+      });
+}
+
+void speech(const MediaStub& media, const ContextPtr& ctx, Respond respond, const FormPtr& form) {
+  const auto& settings = form->link.settings();
+  const auto& question_uuid = ctx->params.at(1);
+  const rv1::SpeakTextRequest* found = nullptr;
+  auto request = std::make_shared<rv1::SpeakTextRequest>();
+  for (const auto& q : form->link.questions()) {
+    if (q.uuid() != question_uuid) continue;
+    request->set_text(q.prompt());
+    found = request.get();
+  }
+  if (!settings.tts_enabled() || !found) {
+    return respond(notFound(*ctx, "This link reads no such question aloud."));
+  }
+  readMedia(
+      ctx,
+      [media, request](grpc::ClientContext* client, grpc::ClientReadReactor<rv1::MediaChunk>* r) {
+        media->async()->SpeakText(client, request.get(), r);
+      },
+      [ctx, respond, request](const grpc::Status& status, MediaContent content) {
+        if (!status.ok()) {
+          return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
+        }
+        respond(mediaResponse(std::move(content), std::string(kSpeechCaching)));
+      });
+}
+
+}  // namespace
+
+void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
+                    const api::MediaUrls& urls) {
+  MediaStub media = rv1::MediaService::NewStub(backends.responses);
+  auto uploading = [media](rv1::MediaKind kind) {
+    return [media, kind](const ContextPtr& ctx, Respond respond, FormPtr form) {
+      upload(media, kind, ctx, std::move(respond), form);
+    };
+  };
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/files/{field_key}/",
+             intakeRoute(links, uploadRoute(kFileBodyLimit), uploading(rv1::MEDIA_KIND_FILE)));
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/audio/{field_key}/",
+             intakeRoute(links, uploadRoute(limits::kMaxAudioUploadBytes),
+                         uploading(rv1::MEDIA_KIND_AUDIO)));
+  routes.add(Method::kGet, "/media/{uuid}",
+             {publicRoute(), [media, &urls](const ContextPtr& ctx, Respond respond) {
+                serveMedia(media, urls, ctx, std::move(respond));
+              }});
+  routes.add(Method::kGet, "/i/{slug}/responses/{uuid}/live/{field_key}/",
+             liveTranscriptionRoute(media, links, urls));
+  routes.add(Method::kGet, "/i/{slug}/questions/{uuid}/speech.wav",
+             intakeRoute(links, publicRoute(),
+                         [media](const ContextPtr& ctx, Respond respond, FormPtr form) {
+                           speech(media, ctx, std::move(respond), form);
+                         }));
+}
+
+}  // namespace feedback::gateway

@@ -1,0 +1,51 @@
+#pragma once
+// Where respondents' files and recordings live. PgBlobStore keeps them in PostgreSQL in
+// chunks; unit tests use an in-memory fake. Every read names the workspace, so that no call
+// can reach another workspace's content.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace feedback::responses {
+
+// Stored chunks are at most this long.
+inline constexpr std::size_t kBlobChunkBytes = 256 * 1024;
+
+struct BlobInfo {
+  std::string uuid;
+  std::string workspace_uuid;
+  std::string content_type;
+  std::string file_name;
+  int64_t size_bytes = 0;
+  // Lowercase hex SHA-256 of the content.
+  std::string sha256;
+};
+
+// A recording's transcription to be made (transcription_jobs.h).
+struct TranscriptionJob {
+  BlobInfo blob;
+  std::string response_uuid;
+  std::string field_key;
+  // The serialised IntakeLink the answer was saved under.
+  std::string link;
+  int attempts = 0;
+};
+
+class BlobStore {
+ public:
+  virtual ~BlobStore() = default;
+  // Stores `content` under `info` (its size and hash set from the content), in chunks, and
+  // when `transcribe` is given, queues the recording's transcription with it.
+  virtual void put(const BlobInfo& info, const std::vector<std::string_view>& content,
+                   const TranscriptionJob* transcribe = nullptr) = 0;
+  // The workspace's blob, its content given to `chunk` in order; nullopt when there is none.
+  virtual std::optional<BlobInfo> read(const std::string& workspace_uuid, const std::string& uuid,
+                                       const std::function<void(std::string_view)>& chunk) = 0;
+  virtual void remove(const std::string& workspace_uuid, const std::string& uuid) = 0;
+};
+
+}  // namespace feedback::responses

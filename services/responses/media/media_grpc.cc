@@ -1,0 +1,195 @@
+#include "services/responses/media/media_grpc.h"
+
+#include <algorithm>
+
+#include "common/core/crypto.h"
+#include "common/core/limits.h"
+#include "common/grpc/grpc_kit.h"
+#include "services/responses/media/live_transcription.h"
+#include "services/responses/media/pg_blob_store.h"
+#include "services/responses/pg_responses_store.h"
+
+namespace feedback::responses {
+namespace {
+
+// An upload's bytes beyond the largest a question may take are refused as they arrive.
+constexpr int64_t kMaxUploadBytes = int64_t{limits::kMaxFileUploadMiB} * 1024 * 1024;
+
+void countCall(Counters& counters, std::string_view method, const grpc::Status& status) {
+  counters.increment("rpc_total{method=\"" + std::string(method) + "\",code=\"" +
+                     std::string(grpckit::statusName(status.error_code())) + "\"}");
+}
+
+std::string requestIdOf(grpc::CallbackServerContext* context) {
+  const auto& metadata = context->client_metadata();
+  auto it = metadata.find("x-request-id");
+  if (it == metadata.end()) return {};
+  return std::string(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
+}
+
+grpc::Status busy() {
+  return grpckit::toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy."));
+}
+
+class UploadReactor final : public grpc::ServerReadReactor<v1::MediaUpload> {
+ public:
+  UploadReactor(MediaAnswers& media, PgPool& pool, Counters& counters, std::string request_id,
+                v1::SaveAnswerResponse* response)
+      : media_(media),
+        pool_(pool),
+        counters_(counters),
+        request_id_(std::move(request_id)),
+        response_(response) {
+    StartRead(&message_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return process();
+    if (message_.has_header()) {
+      header_ = std::move(*message_.mutable_header());
+    } else {
+      bytes_ += static_cast<int64_t>(message_.data().size());
+      if (bytes_ > kMaxUploadBytes) {
+        return finish(grpckit::toStatus(ApiError(ErrorCode::kPayloadTooLarge)));
+      }
+      parts_.push_back(std::move(*message_.mutable_data()));
+    }
+    StartRead(&message_);
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  void process() {
+    bool queued = pool_.trySubmit([this](PgSession& session) {
+      finish(grpckit::guarded(
+          [&] {
+            PgResponsesStore store(session.connection());
+            PgBlobStore blobs(session.connection());
+            std::vector<std::string_view> content(parts_.begin(), parts_.end());
+            *response_ = media_.upload(store, blobs, header_, content);
+          },
+          request_id_));
+    });
+    if (!queued) finish(busy());
+  }
+
+  void finish(const grpc::Status& status) {
+    countCall(counters_, "UploadAnswerMedia", status);
+    Finish(status);
+  }
+
+  MediaAnswers& media_;
+  PgPool& pool_;
+  Counters& counters_;
+  const std::string request_id_;
+  v1::SaveAnswerResponse* response_;
+  v1::MediaUpload message_;
+  v1::MediaUploadHeader header_;
+  std::vector<std::string> parts_;
+  int64_t bytes_ = 0;
+};
+
+// Streams a header and chunks loaded by `load` on the worker pool.
+class ChunkWriter final : public grpc::ServerWriteReactor<v1::MediaChunk> {
+ public:
+  using Load = std::function<void(PgSession&, std::vector<v1::MediaChunk>&)>;
+
+  ChunkWriter(PgPool& pool, Counters& counters, std::string_view method, Load load)
+      : counters_(counters), method_(method) {
+    bool queued = pool.trySubmit([this, load = std::move(load)](PgSession& session) {
+      auto status = grpckit::guarded([&] { load(session, messages_); });
+      if (!status.ok()) return finish(status);
+      next();
+    });
+    if (!queued) finish(busy());
+  }
+
+  void OnWriteDone(bool ok) override {
+    if (!ok) return finish(grpc::Status(grpc::StatusCode::CANCELLED, "the reader left"));
+    next();
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  void next() {
+    if (at_ < messages_.size()) return StartWrite(&messages_[at_++]);
+    finish(grpc::Status::OK);
+  }
+
+  void finish(const grpc::Status& status) {
+    countCall(counters_, method_, status);
+    Finish(status);
+  }
+
+  Counters& counters_;
+  std::string method_;
+  std::vector<v1::MediaChunk> messages_;
+  std::size_t at_ = 0;
+};
+
+void appendChunks(std::vector<v1::MediaChunk>& out, std::string_view content) {
+  for (std::size_t at = 0; at < content.size(); at += kBlobChunkBytes) {
+    out.emplace_back().set_data(std::string(content.substr(at, kBlobChunkBytes)));
+  }
+}
+
+}  // namespace
+
+grpc::ServerReadReactor<v1::MediaUpload>* MediaGrpc::UploadAnswerMedia(
+    grpc::CallbackServerContext* context, v1::SaveAnswerResponse* response) {
+  return new UploadReactor(media_, pool_, counters_, requestIdOf(context), response);
+}
+
+grpc::ServerWriteReactor<v1::MediaChunk>* MediaGrpc::ReadMedia(
+    grpc::CallbackServerContext*, const v1::ReadMediaRequest* request) {
+  return new ChunkWriter(pool_, counters_, "ReadMedia",
+                         [request](PgSession& session, std::vector<v1::MediaChunk>& out) {
+                           PgBlobStore blobs(session.connection());
+                           out.emplace_back();
+                           auto info = blobs.read(request->workspace_uuid(), request->blob_uuid(),
+                                                  [&](std::string_view chunk) {
+                                                    out.emplace_back().set_data(std::string(chunk));
+                                                  });
+                           if (!info) throw ApiError(ErrorCode::kNotFound, "No such file.");
+                           auto* header = out.front().mutable_header();
+                           header->set_content_type(info->content_type);
+                           header->set_file_name(info->file_name);
+                           header->set_size_bytes(info->size_bytes);
+                           header->set_etag(info->sha256);
+                         });
+}
+
+grpc::ServerWriteReactor<v1::MediaChunk>* MediaGrpc::SpeakText(
+    grpc::CallbackServerContext*, const v1::SpeakTextRequest* request) {
+  return new ChunkWriter(
+      pool_, counters_, "SpeakText",
+      [this, request](PgSession& session, std::vector<v1::MediaChunk>& out) {
+        if (request->text().empty() || request->text().size() > 10000) {
+          throw ApiError(ErrorCode::kValidationError, "There is no text to read aloud.");
+        }
+        PgBlobStore cache(session.connection());
+        const std::string key =
+            crypto::sha256Hex(std::string(kSpeechVoice) + "\n" + request->text());
+        auto wav = cache.cachedSpeech(key);
+        if (!wav) {
+          wav = speech_.speak(request->text());
+          cache.cacheSpeech(key, *wav);
+          counters_.increment("speech_rendered_total");
+        }
+        auto* header = out.emplace_back().mutable_header();
+        header->set_content_type("audio/wav");
+        header->set_file_name("speech.wav");
+        header->set_size_bytes(static_cast<int64_t>(wav->size()));
+        header->set_etag(key);
+        appendChunks(out, *wav);
+      });
+}
+
+grpc::ServerBidiReactor<v1::LiveAudio, v1::LiveTranscript>* MediaGrpc::TranscribeLive(
+    grpc::CallbackServerContext*) {
+  return newLiveTranscription(media_, live_, pool_, counters_);
+}
+
+}  // namespace feedback::responses

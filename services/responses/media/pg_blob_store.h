@@ -1,0 +1,38 @@
+#pragma once
+// BlobStore in PostgreSQL (migrations/005_media.sql): a blob's row and its chunks are written
+// in one transaction, so a blob is either whole or absent. Also the queue of transcriptions
+// (transcription_jobs.h) and the cache of prompts read aloud, which live beside the blobs.
+
+#include <pqxx/connection>
+
+#include <chrono>
+
+#include "services/responses/media/blob_store.h"
+
+namespace feedback::responses {
+
+class PgBlobStore final : public BlobStore {
+ public:
+  explicit PgBlobStore(pqxx::connection& connection) : connection_(connection) {}
+  static void prepare(pqxx::connection& connection);
+
+  void put(const BlobInfo& info, const std::vector<std::string_view>& content,
+           const TranscriptionJob* transcribe) override;
+  std::optional<BlobInfo> read(const std::string& workspace_uuid, const std::string& uuid,
+                               const std::function<void(std::string_view)>& chunk) override;
+  void remove(const std::string& workspace_uuid, const std::string& uuid) override;
+
+  // A due transcription, leased for `lease` (a worker that dies gives it back then), with its
+  // attempts counted; nullopt when none is due.
+  std::optional<TranscriptionJob> claimTranscription(std::chrono::seconds lease);
+  // The transcription is made, or given up: the blob stays, its job ends.
+  void finishTranscription(const std::string& blob_uuid);
+
+  std::optional<std::string> cachedSpeech(const std::string& text_sha256);
+  void cacheSpeech(const std::string& text_sha256, std::string_view wav);
+
+ private:
+  pqxx::connection& connection_;
+};
+
+}  // namespace feedback::responses

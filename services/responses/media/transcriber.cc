@@ -1,0 +1,107 @@
+#include "services/responses/media/transcriber.h"
+
+#include <pocketsphinx.h>
+
+#include <stdexcept>
+
+namespace feedback::responses {
+namespace {
+
+cmd_ln_t* configFor(const TranscriberModel& model) {
+  const std::string hmm = model.directory + "/en-us";
+  const std::string lm = model.directory + "/en-us.lm.bin";
+  const std::string dict = model.directory + "/cmudict-en-us.dict";
+  cmd_ln_t* config = cmd_ln_init(nullptr, ps_args(), TRUE, "-hmm", hmm.c_str(), "-lm", lm.c_str(),
+                                 "-dict", dict.c_str(), "-logfn", "/dev/null", nullptr);
+  if (!config) throw std::runtime_error("PocketSphinx's model is missing in " + model.directory);
+  return config;
+}
+
+ps_decoder_t* decoderOf(void* d) {
+  return static_cast<ps_decoder_t*>(d);
+}
+
+}  // namespace
+
+Transcriber::Transcriber(const TranscriberModel& model) : config_(configFor(model)) {
+  decoder_ = ps_init(static_cast<cmd_ln_t*>(config_));
+  if (!decoder_) {
+    cmd_ln_free_r(static_cast<cmd_ln_t*>(config_));
+    throw std::runtime_error("PocketSphinx cannot load its model from " + model.directory);
+  }
+}
+
+Transcriber::~Transcriber() {
+  ps_free(decoderOf(decoder_));
+  cmd_ln_free_r(static_cast<cmd_ln_t*>(config_));
+}
+
+std::string Transcriber::hypothesis() {
+  int32 score = 0;
+  const char* words = ps_get_hyp(decoderOf(decoder_), &score);
+  return words ? words : "";
+}
+
+std::string Transcriber::transcribe(const int16_t* samples, std::size_t count) {
+  begin();
+  ps_process_raw(decoderOf(decoder_), samples, count, FALSE, TRUE);
+  return end();
+}
+
+void Transcriber::begin() {
+  ps_start_utt(decoderOf(decoder_));
+}
+
+std::string Transcriber::feed(const int16_t* samples, std::size_t count) {
+  ps_process_raw(decoderOf(decoder_), samples, count, FALSE, FALSE);
+  return hypothesis();
+}
+
+std::string Transcriber::end() {
+  ps_end_utt(decoderOf(decoder_));
+  return hypothesis();
+}
+
+TranscriberPool::TranscriberPool(const TranscriberModel& model, int size)
+    : model_(model), unmade_(size) {}
+
+TranscriberPool::Lease::~Lease() {
+  if (transcriber_) pool_->giveBack(std::move(transcriber_));
+}
+
+TranscriberPool::Lease TranscriberPool::borrow() {
+  std::unique_lock lock(mutex_);
+  returned_.wait(lock, [this] { return !free_.empty() || unmade_ > 0; });
+  if (!free_.empty()) {
+    auto t = std::move(free_.back());
+    free_.pop_back();
+    return Lease(*this, std::move(t));
+  }
+  // Made on first use, outside the lock: loading takes a moment.
+  --unmade_;
+  lock.unlock();
+  try {
+    return Lease(*this, std::make_unique<Transcriber>(model_));
+  } catch (...) {
+    std::lock_guard again(mutex_);
+    ++unmade_;
+    returned_.notify_one();
+    throw;
+  }
+}
+
+std::unique_ptr<TranscriberPool::Lease> TranscriberPool::tryBorrow() {
+  {
+    std::lock_guard lock(mutex_);
+    if (free_.empty() && unmade_ == 0) return nullptr;
+  }
+  return std::make_unique<Lease>(borrow());
+}
+
+void TranscriberPool::giveBack(std::unique_ptr<Transcriber> t) {
+  std::lock_guard lock(mutex_);
+  free_.push_back(std::move(t));
+  returned_.notify_one();
+}
+
+}  // namespace feedback::responses

@@ -1,0 +1,304 @@
+"""Respondents' media (API-CONTRACT.md section 10): the intake page, uploads of files and
+recordings, signed URLs, transcription, prompts read aloud and live transcription."""
+import hashlib
+import json
+import time
+import urllib.parse
+import uuid
+
+import media_files
+from harness import ENV, Workspace, expect, intake, request, sql, test, wait_until
+
+MIB = 1024 * 1024
+
+
+def _files_link(ws, slug="files", max_size_mb=1, allowed=("application/pdf",)):
+    return ws.link(slug=slug, questions=[
+        {"prompt": "Attach the invoice", "type": "file_upload", "field_key": "doc",
+         "configuration": {"allowed_types": list(allowed), "max_size_mb": max_size_mb}},
+        {"prompt": "Anything else?", "type": "text", "field_key": "note"}])
+
+
+def _voice_link(ws, slug="voice", max_duration=60, settings=None, required=False):
+    return ws.link(slug=slug, settings=settings or {}, questions=[
+        {"prompt": "Tell us about your visit", "type": "voice", "field_key": "said",
+         "configuration": {"max_duration": max_duration}, "required": required},
+        {"prompt": "Anything else?", "type": "text", "field_key": "note"}])
+
+
+def _upload(ws, slug, started, key, body, content_type, kind="files", name="invoice.pdf"):
+    headers = {"Content-Type": content_type}
+    if name is not None:
+        headers["X-File-Name"] = name
+    return ws.intake("POST", f"/i/{slug}/responses/{started['uuid']}/{kind}/{key}/",
+                     token=started["token"], headers=headers, body=body, timeout=60)
+
+
+def _get(url, host=None):
+    """A signed URL fetched through the gateway, with its own host (or `host`) as Host."""
+    u = urllib.parse.urlsplit(url)
+    return intake(host or u.netloc, "GET", u.path + ("?" + u.query if u.query else ""))
+
+
+def _detail(ws, link, response_uuid):
+    return expect(ws.call("GET", f"links/{link['uuid']}/responses/{response_uuid}/"), 200)
+
+
+def _answer(record, key):
+    return next(a for a in record["answers"] if a["field_key"] == key)
+
+
+def _transcribed(ws, link, response_uuid, key="said", timeout=30):
+    found = []
+
+    def done():
+        a = _answer(_detail(ws, link, response_uuid), key)
+        if isinstance(a.get("transcription"), str):
+            found.append(a)
+        return found
+    wait_until(done, timeout=timeout, what="transcription")
+    return found[0]
+
+
+# --- files -----------------------------------------------------------------------------------
+
+@test
+def file_upload_round_trip_and_chunks():
+    ws = Workspace()
+    _files_link(ws, max_size_mb=5)
+    st = ws.start("files")
+    body = media_files.pdf(3 * MIB)
+    a = expect(_upload(ws, "files", st, "doc", body, "application/pdf", name="Q3%20report.pdf"), 200)
+    v = a["value"]
+    assert (v["file_name"], v["content_type"], v["size_bytes"]) == ("Q3 report.pdf", "application/pdf", len(body)), v
+    r = _get(v["url"])
+    assert r.status == 200 and r.body == body, r
+    assert r.header("Content-Type") == "application/pdf", r.headers
+    assert r.header("X-Content-Type-Options") == "nosniff", r.headers
+    assert "sandbox" in r.header("Content-Security-Policy"), r.headers
+    blob = v["url"].split("/media/")[1].split("?")[0]
+    # Stored in chunks of at most 256 KiB, whole or not at all.
+    rows = sql(f"SELECT count(*), max(length(data)), sum(length(data)) FROM responses.blob_chunks "
+               f"WHERE blob_uuid = '{blob}'")
+    assert rows == [["12", str(256 * 1024), str(len(body))]], rows
+    rec = expect(ws.submit("files", st), 200)
+    assert _answer(rec, "doc")["value"]["size_bytes"] == len(body), rec
+
+
+@test
+def signed_urls_refuse_tampering_other_workspaces_and_no_signature():
+    ws, other = Workspace(), Workspace()
+    _files_link(ws)
+    st = ws.start("files")
+    url = expect(_upload(ws, "files", st, "doc", media_files.pdf(), "application/pdf"), 200)["value"]["url"]
+    u = urllib.parse.urlsplit(url)
+    assert u.scheme == ENV.get("PUBLIC_SCHEME", "https") and u.netloc == ws.info["host"], url
+    query = urllib.parse.parse_qs(u.query)
+    assert set(query) == {"expires", "signature"}, url
+    assert int(query["expires"][0]) - time.time() > 3500, "URLs last an hour"
+    assert _get(url).status == 200
+    sig = query["signature"][0]
+    flipped = sig[:10] + ("A" if sig[10] != "A" else "B") + sig[11:]
+    expect(_get(url.replace(sig, flipped)), 404)
+    later = str(int(query["expires"][0]) + 60)
+    expect(_get(url.replace(query["expires"][0], later)), 404)
+    expect(_get(u._replace(query="").geturl()), 404)
+    # The same address on another workspace's host names nothing there.
+    expect(_get(url, host=other.info["host"]), 404)
+    # A fresh read of the response gives a fresh, working URL.
+    time.sleep(1.1)
+    rec = expect(ws.submit("files", st), 200)
+    fresh = _answer(rec, "doc")["value"]["url"]
+    assert fresh != url and _get(fresh).status == 200, (url, fresh)
+
+
+@test
+def file_upload_refusals():
+    ws = Workspace()
+    _files_link(ws, max_size_mb=1)
+    st = ws.start("files")
+    # Of a type the question does not take; claiming a type its content is not.
+    expect(_upload(ws, "files", st, "doc", media_files.png(), "image/png", name="a.png"), 400, "INVALID_ANSWER")
+    r = expect(_upload(ws, "files", st, "doc", media_files.png(), "application/pdf"), 400, "INVALID_ANSWER")
+    assert "doc" in r["error"]["details"], r
+    # Over the question's limit, and over the API's.
+    expect(_upload(ws, "files", st, "doc", media_files.pdf(int(1.5 * MIB)), "application/pdf"), 413,
+           "PAYLOAD_TOO_LARGE")
+    expect(_upload(ws, "files", st, "doc", media_files.pdf(26 * MIB), "application/pdf"), 413,
+           "PAYLOAD_TOO_LARGE")
+    # To a question that takes no file; a file's value typed instead of uploaded.
+    expect(_upload(ws, "files", st, "note", media_files.pdf(), "application/pdf"), 400, "INVALID_ANSWER")
+    forged = {"file_name": "x.pdf", "content_type": "application/pdf", "size_bytes": 3,
+              "url": "media:" + str(uuid.uuid4())}
+    expect(ws.answer("files", st, "doc", forged), 400, "INVALID_ANSWER")
+    # Without the response's token: no such response.
+    r = ws.intake("POST", f"/i/files/responses/{st['uuid']}/files/doc/", body=media_files.pdf(),
+                  headers={"Content-Type": "application/pdf"})
+    expect(r, 404)
+    assert sql("SELECT count(*) FROM responses.blobs b JOIN responses.blob_chunks c ON c.blob_uuid = b.uuid "
+               f"WHERE b.workspace_uuid = '{ws.uuid}'") == [["0"]], "refused uploads leave nothing"
+
+
+# --- recordings ----------------------------------------------------------------------------
+
+@test
+def recordings_in_every_container_are_transcribed_and_searchable():
+    ws = Workspace()
+    link = _voice_link(ws, required=True)
+    sentence = "the delivery was late but the support team was wonderful"
+    for fmt, ctype in (("wav", "audio/wav"), ("webm", "audio/webm"), ("ogg", "audio/ogg;codecs=opus")):
+        st = ws.start("voice")
+        a = expect(_upload(ws, "voice", st, "said", media_files.spoken(sentence, fmt), ctype, kind="audio",
+                           name=None), 200)
+        assert a["audio_url"].startswith(("http://", "https://")) and 2.0 < a["duration"] < 6.0, a
+        audio = _get(a["audio_url"])
+        assert audio.status == 200 and audio.body[:4] in (b"RIFF", b"OggS", b"\x1aE\xdf\xa3"), audio
+        # The recording answers the required question.
+        expect(ws.submit("voice", st), 200)
+        got = _transcribed(ws, link, st["uuid"])
+        words = set(got["transcription"].split())
+        assert {"delivery", "support", "team"} <= words, (fmt, got["transcription"])
+        assert got["ai_insights"].get("sentiment") in ("positive", "negative", "neutral", "mixed"), got
+    found = expect(ws.call("GET", f"links/{link['uuid']}/responses/?search=support"), 200)
+    assert found["count"] == 3, found
+
+
+@test
+def recording_refusals():
+    ws = Workspace()
+    _voice_link(ws, max_duration=2)
+    st = ws.start("voice")
+    long = media_files.spoken("this answer goes on for much longer than two seconds allow", "wav")
+    expect(_upload(ws, "voice", st, "said", long, "audio/wav", kind="audio"), 400, "INVALID_ANSWER")
+    # Lying about what it is; truncated before any audio; not audio at all.
+    expect(_upload(ws, "voice", st, "said", media_files.pdf(), "audio/wav", kind="audio"), 400, "INVALID_ANSWER")
+    expect(_upload(ws, "voice", st, "said", media_files.wav(1.0)[:40], "audio/wav", kind="audio"), 400,
+           "INVALID_ANSWER")
+    expect(_upload(ws, "voice", st, "said", media_files.wav(1.0), "application/pdf", kind="audio"), 400,
+           "INVALID_ANSWER")
+    expect(_upload(ws, "voice", st, "note", media_files.wav(1.0), "audio/wav", kind="audio"), 400,
+           "INVALID_ANSWER")
+    expect(_upload(ws, "voice", st, "said", b"\x00" * (10 * MIB + 1), "audio/wav", kind="audio"), 413,
+           "PAYLOAD_TOO_LARGE")
+    # A truncated recording keeps the audio it holds.
+    clip = media_files.spoken("short and sweet", "webm")
+    a = expect(_upload(ws, "voice", st, "said", clip[: len(clip) * 2 // 3], "audio/webm", kind="audio"), 200)
+    assert 0 < a["duration"] < 2, a
+
+
+# --- prompts read aloud -----------------------------------------------------------------------
+
+@test
+def speech_is_rendered_once_and_only_when_enabled():
+    ws = Workspace()
+    prompt = f"How was your stay number {uuid.uuid4().hex[:4]}?"
+    link = ws.link(slug="spoken", settings={"tts_enabled": True},
+                   questions=[{"prompt": prompt, "type": "text", "field_key": "stay"}])
+    q = link["questions"][0]["uuid"]
+    first = ws.intake("GET", f"/i/spoken/questions/{q}/speech.wav")
+    assert first.status == 200 and first.header("Content-Type") == "audio/wav", first
+    assert first.body[:4] == b"RIFF" and len(first.body) > 10000, len(first.body)
+    again = ws.intake("GET", f"/i/spoken/questions/{q}/speech.wav")
+    assert again.body == first.body and again.header("ETag") == first.header("ETag")
+    assert "max-age" in again.header("Cache-Control"), again.headers
+    key = hashlib.sha256(f"flite-slt\n{prompt}".encode()).hexdigest()
+    assert sql(f"SELECT count(*) FROM responses.speech_cache WHERE text_sha256 = '{key}'") == [["1"]]
+    expect(ws.intake("GET", f"/i/spoken/questions/{uuid.uuid4()}/speech.wav"), 404)
+    ws.link(slug="silent", questions=[{"prompt": "Hi", "type": "text", "field_key": "hi"}])
+    expect(ws.intake("GET", f"/i/silent/questions/{q}/speech.wav"), 404)
+
+
+# --- live transcription -----------------------------------------------------------------------
+
+def _live(ws, slug, st, key="said", token=None):
+    path = f"/i/{slug}/responses/{st['uuid']}/live/{key}/?token={token or st['token']}"
+    return media_files.WebSocket(ENV["GATEWAY_ADDR"], path, ws.info["host"])
+
+
+@test
+def live_transcription_streams_partials_and_stores_the_answer():
+    ws = Workspace()
+    link = _voice_link(ws, slug="live", settings={"live_transcription": True})
+    st = ws.start("live")
+    sock = _live(ws, "live", st)
+    assert sock.status == 101, sock.head
+    pcm = media_files.pcm_of(media_files.spoken("please call me back about my order tomorrow morning"))
+    step = 3200  # 100 ms
+    first_partial = None
+    started = time.monotonic()
+    for at in range(0, len(pcm), step):
+        sock.send(pcm[at:at + step], binary=True)
+        time.sleep(0.02)
+    sock.send(json.dumps({"type": "end"}))
+    partials, final = [], None
+    while final is None:
+        op, payload = sock.receive()
+        assert op != 8, f"closed before the final transcript: {payload!r}"
+        message = json.loads(payload)
+        if message["type"] == "partial":
+            partials.append(message["text"])
+            first_partial = first_partial or time.monotonic() - started
+        else:
+            final = message
+    sock.close()
+    assert partials and any(p for p in partials), partials
+    assert final["type"] == "final" and "order" in final["text"].split(), final
+    answer = final["answer"]
+    assert answer["transcription"] == final["text"] and answer["audio_url"].startswith("http"), answer
+    assert abs(answer["duration"] - len(pcm) / 32000) < 0.05, answer
+    rec = expect(ws.submit("live", st), 200)
+    assert _answer(rec, "said")["transcription"] == final["text"], rec
+
+
+@test
+def live_transcription_refusals():
+    ws = Workspace()
+    _voice_link(ws, slug="nolive")
+    st = ws.start("nolive")
+    sock = _live(ws, "nolive", st)
+    assert sock.status == 404, sock.head
+    sock.close()
+    _voice_link(ws, slug="live2", settings={"live_transcription": True})
+    st = ws.start("live2")
+    # A wrong token: refused with an error message, then closed.
+    sock = _live(ws, "live2", st, token="wrong")
+    assert sock.status == 101, sock.head
+    sock.send(b"\x00\x00" * 1600, binary=True)
+    op, payload = sock.receive()
+    message = json.loads(payload)
+    assert op == 1 and message["type"] == "error", payload
+    assert message["error"]["message"] == "No such response.", payload
+    sock.close()
+    # Not a WebSocket.
+    r = ws.intake("GET", f"/i/live2/responses/{st['uuid']}/live/said/?token={st['token']}")
+    expect(r, 400, "VALIDATION_ERROR")
+
+
+# --- the page -------------------------------------------------------------------------------
+
+@test
+def intake_page_is_html_with_the_name_escaped_and_a_strict_policy():
+    ws = Workspace()
+    ws.link(slug="page", name="Café <Pulse> & co", settings={"description": "Tell us <b>all</b>"},
+            questions=[{"prompt": "Hi", "type": "text", "field_key": "hi"}])
+    r = ws.intake("GET", "/i/page", headers={"Accept": "text/html"})
+    assert r.status == 200 and r.header("Content-Type").startswith("text/html"), r
+    html = r.body.decode()
+    assert "<title>Café &lt;Pulse&gt; &amp; co</title>" in html and "<h1" in html, html[:400]
+    assert "Tell us &lt;b&gt;all&lt;/b&gt;" in html
+    policy = r.header("Content-Security-Policy")
+    assert "script-src 'self'" in policy and "unsafe" not in policy, policy
+    for asset in ("/static/intake.js", "/static/intake.css", "/static/form-rules.js",
+                  "/static/recorder-worklet.js"):
+        versioned = next(p for p in html.split('"') if p.startswith(asset + "?v=")) if asset in html else asset
+        a = request("GET", versioned)
+        assert a.status == 200 and a.body, (asset, a)
+        if "?v=" in versioned:
+            assert "immutable" in a.header("Cache-Control"), a.headers
+        etag = a.header("ETag")
+        assert request("GET", versioned, headers={"If-None-Match": etag}).status == 304
+    missing = ws.intake("GET", "/i/no-such-page", headers={"Accept": "text/html"})
+    assert missing.status == 404 and b"<html" in missing.body, missing
+    ws.link(slug="resting", name="Resting", status="paused",
+            questions=[{"prompt": "Hi", "type": "text", "field_key": "hi"}])
+    assert b"paused" in ws.intake("GET", "/i/resting").body
