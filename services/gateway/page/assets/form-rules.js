@@ -121,6 +121,10 @@ export function parseFormula(text) {
   }
 }
 
+function typeOf(question) {
+  return question.response_type ?? question.type;
+}
+
 // Which questions show and what calculated questions hold, for `answers` ({field_key: value}),
 // deciding along display order as the server does.
 export function evaluateForm(questions, answers) {
@@ -128,7 +132,7 @@ export function evaluateForm(questions, answers) {
   const shown = new Array(questions.length).fill(false);
   const formulas = new Map();
   questions.forEach((q, i) => {
-    if (q.type === "calculated") formulas.set(i, parseFormula(String(q.configuration?.formula ?? "")));
+    if (typeOf(q) === "calculated") formulas.set(i, parseFormula(String(q.configuration?.formula ?? "")));
   });
   let decided = 0;
   const active = new Set();
@@ -143,7 +147,7 @@ export function evaluateForm(questions, answers) {
   function visibleValue(key) {
     const i = index.get(key);
     if (i === undefined || i >= decided || !shown[i]) return null;
-    if (questions[i].type === "calculated") return calculate(i);
+    if (typeOf(questions[i]) === "calculated") return calculate(i);
     const v = answers[key];
     return v === undefined ? null : v;
   }
@@ -155,7 +159,7 @@ export function evaluateForm(questions, answers) {
   }
   const calculated = {};
   questions.forEach((q, i) => {
-    if (shown[i] && q.type === "calculated") calculated[q.field_key] = calculate(i);
+    if (shown[i] && typeOf(q) === "calculated") calculated[q.field_key] = calculate(i);
   });
   return { shown, calculated };
 }

@@ -10,7 +10,8 @@ const app = document.getElementById("app");
 const slug = app.dataset.slug;
 const base = `/i/${slug}`;
 const storeKey = `feedback-response:${slug}`;
-const questions = form.questions;
+// The form names a question's type `response_type`, as the API does.
+const questions = form.questions.map((q) => ({ ...q, type: q.response_type }));
 const settings = form.settings || {};
 
 const state = {
@@ -640,15 +641,15 @@ async function submit(event) {
 }
 
 function thankYou() {
-  const message = settings.thank_you_message || "Thank you! Your answers were sent.";
+  const message = settings.thankYouMessage || "Thanks for your response!";
   const done = el("section", { class: "thanks", tabindex: "-1" }, el("h2", { text: message }));
-  if (settings.redirect_url) {
-    done.append(el("p", {}, el("a", { href: settings.redirect_url, text: "Continue" })));
-    setTimeout(() => location.assign(settings.redirect_url), 3000);
+  if (settings.redirectUrl) {
+    done.append(el("p", {}, el("a", { href: settings.redirectUrl, text: "Continue" })));
+    setTimeout(() => location.assign(settings.redirectUrl), 3000);
   }
   app.replaceChildren(done, el("p", { id: "status", class: "visually-hidden", role: "status" }));
+  // Focused, the heading is what a screen reader reads next.
   done.focus();
-  announce(message);
 }
 
 function render() {

@@ -1,0 +1,291 @@
+// End to end: the intake page in Debian's Chromium, driven by playwright-core (both installed
+// by scripts/setup), against a running stack. It fills every question type (a spoken answer
+// through a fake microphone playing a WAV made by flite, with live transcription), checks
+// conditions and calculated values as they change, submits, and reads the response through
+// the API; completes a form with the keyboard alone; scans the page with axe-core; and saves
+// screenshots at 360 and 1280 px wide in .run/artifacts/.
+//
+// node tests/e2e/intake_page.js   (STACK_DIR: the stack, default .run)
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const http = require("http");
+const assert = require("assert");
+const { execFileSync } = require("child_process");
+
+const root = path.resolve(__dirname, "..", "..");
+const tools = path.join(root, ".tools", "node_modules");
+const { chromium } = require(path.join(tools, "playwright-core"));
+const axeSource = fs.readFileSync(path.join(tools, "axe-core", "axe.min.js"), "utf8");
+const artifacts = path.join(root, ".run", "artifacts");
+
+function stackEnv() {
+  const dir = process.env.STACK_DIR || path.join(root, ".run");
+  const env = {};
+  for (const line of fs.readFileSync(path.join(dir, "stack.env"), "utf8").split("\n")) {
+    const i = line.indexOf("=");
+    if (i > 0) env[line.slice(0, i)] = line.slice(i + 1).replace(/^"(.*)"$/, "$1");
+  }
+  return env;
+}
+
+const env = stackEnv();
+const gatewayPort = env.GATEWAY_ADDR.split(":")[1];
+
+function api(method, pathname, key, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
+    const req = http.request(
+      { host: "127.0.0.1", port: gatewayPort, method, path: `/v1/${pathname}`,
+        headers: { Authorization: `Bearer ${key}`, ...(data ? { "Content-Type": "application/json" } : {}) } },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : null }));
+      },
+    );
+    req.on("error", reject);
+    if (data) req.write(data);
+    req.end();
+  });
+}
+
+function workspace() {
+  const parts = env.FEEDBACKCTL.split(" ");
+  const cmd = parts.filter((p) => !p.includes("="));
+  const vars = Object.fromEntries(parts.filter((p) => p.includes("=") && p !== "env").map((p) => p.split("=")));
+  const out = execFileSync(cmd[cmd.length - 1], ["workspace", "create", "--name", `e2e-${Date.now()}`, "--plan", "enterprise"], { env: { ...process.env, ...vars } });
+  return JSON.parse(out);
+}
+
+const SPOKEN = "the delivery was late but the support team was wonderful";
+
+function spokenWav(dir) {
+  const file = path.join(dir, "spoken.wav");
+  execFileSync("flite", ["-voice", "slt", "-t", SPOKEN, "-o", file]);
+  return file;
+}
+
+const CARDS = [
+  { id: "c1", label: "Cat", media_url: "https://example.com/cat.png", media_type: "image" },
+  { id: "c2", label: "Dog", media_url: "https://example.com/dog.png", media_type: "image" },
+];
+
+function everyType() {
+  return [
+    { prompt: "Tell us about your visit", type: "voice", field_key: "voice_q", configuration: { max_duration: 60 } },
+    { prompt: "Voice or text", type: "voice_text_fallback", field_key: "vtf_q", configuration: { max_duration: 60, max_characters: 500 } },
+    { prompt: "Any comments", type: "text", field_key: "text_q", required: true },
+    { prompt: "Pick a colour", type: "multiple_choice", field_key: "mc_q", configuration: { options: ["red", "green", "blue"] } },
+    { prompt: "Why green?", type: "text", field_key: "why_green", condition: { show_if: "field_value", field: "mc_q", operator: "equals", value: "green" } },
+    { prompt: "Toppings", type: "multiple_choice", field_key: "multi_q", configuration: { options: ["cheese", "olives"], allow_multiple: true } },
+    { prompt: "How many", type: "number", field_key: "num_q", configuration: { min: 0, max: 10, step: 1 } },
+    { prompt: "Rate us", type: "rating", field_key: "stars_q", configuration: { scale_type: "stars", max_value: 5 } },
+    { prompt: "How do you feel", type: "rating", field_key: "emoji_q", configuration: { scale_type: "emojis", max_value: 5 } },
+    { prompt: "Would you recommend us", type: "rating", field_key: "nps_q", configuration: { scale_type: "nps" } },
+    { prompt: "Pick a number", type: "rating", field_key: "numbers_q", configuration: { scale_type: "numbers", max_value: 3 } },
+    { prompt: "Choose a card", type: "image_choice", field_key: "card_q", configuration: { cards: CARDS } },
+    { prompt: "Your email", type: "email", field_key: "email_q" },
+    { prompt: "When did it happen", type: "date", field_key: "date_q" },
+    { prompt: "Did we help", type: "yes_no", field_key: "yn_q" },
+    { prompt: "Attach a file", type: "file_upload", field_key: "file_q", configuration: { allowed_types: ["application/pdf"], max_size_mb: 5 } },
+    { prompt: "Total", type: "calculated", field_key: "calc_q", configuration: { formula: "num_q * 2" } },
+    { prompt: "About this survey", type: "help_block", field_key: "help_q", configuration: { content: "Thanks for helping" } },
+  ];
+}
+
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
+
+async function fillEveryType(page, base) {
+  const q = (key) => page.locator(`#q-${key}`);
+  // A spoken answer through the fake microphone, transcribed live.
+  await q("voice_q").getByRole("button", { name: "Record your answer" }).click();
+  await page.waitForFunction(() => {
+    const live = document.querySelector("#live-voice_q");
+    return live && /\b(delivery|support|late|team)\b/.test(live.textContent);
+  }, null, { timeout: 20000 });
+  const partial = await page.locator("#live-voice_q").textContent();
+  await page.waitForTimeout(1500);
+  await q("voice_q").getByRole("button", { name: "Stop recording" }).click();
+  await q("voice_q").locator(".saved").filter({ hasText: "Recording saved" }).waitFor({ timeout: 20000 });
+  await q("vtf_q").getByRole("button", { name: "Type instead" }).click();
+  await q("vtf_q").locator("textarea").fill("Typed instead of spoken");
+  await q("text_q").locator("textarea").fill("Great service overall");
+  // The condition: shown for green only, as the server decides.
+  assert.strictEqual(await q("why_green").isHidden(), true, "why_green hidden before any colour");
+  await q("mc_q").getByText("green", { exact: true }).click();
+  await q("why_green").waitFor({ state: "visible" });
+  await q("mc_q").getByText("red", { exact: true }).click();
+  await q("why_green").waitFor({ state: "hidden" });
+  await q("mc_q").getByText("green", { exact: true }).click();
+  await q("why_green").locator("textarea").fill("It is calm");
+  await q("multi_q").getByText("cheese").click();
+  await q("multi_q").getByText("olives").click();
+  await q("num_q").locator("input").fill("4");
+  await page.waitForFunction(() => document.querySelector("#output-calc_q")?.textContent === "8");
+  await q("stars_q").locator("label", { hasText: "4 stars" }).click();
+  await q("emoji_q").locator("label", { hasText: "5 of 5" }).click();
+  await q("nps_q").locator("label", { hasText: /^9$/ }).click();
+  await q("numbers_q").locator("label", { hasText: /^2$/ }).click();
+  await q("card_q").getByText("Dog").click();
+  await q("email_q").locator("input").fill("dee@example.com");
+  await q("date_q").locator("input").fill("2024-02-29");
+  await q("yn_q").getByText("No", { exact: true }).click();
+  await q("file_q").locator("input[type=file]").setInputFiles({ name: "invoice.pdf", mimeType: "application/pdf", buffer: PDF });
+  await q("file_q").locator(".saved").filter({ hasText: "Uploaded invoice.pdf" }).waitFor();
+  assert.ok((await q("help_q").textContent()).includes("Thanks for helping"));
+  return partial;
+}
+
+async function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "intake-e2e-"));
+  const ws = workspace();
+  const origin = `http://${ws.host}:${gatewayPort}`;
+  const created = await api("POST", "links/", ws.api_key, {
+    name: "Every type", slug: "every", questions: everyType(),
+    settings: { description: "A form with every question type.", thankYouMessage: "Thanks, we read every answer.", live_transcription: true, tts_enabled: true },
+  });
+  assert.strictEqual(created.status, 201, JSON.stringify(created.body));
+  const link = created.body;
+
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${spokenWav(tmp)}`, "--autoplay-policy=no-user-gesture-required"],
+  });
+  const results = [];
+  const run = async (name, fn) => {
+    try {
+      await fn();
+      results.push([name, true]);
+      console.log(`PASS ${name}`);
+    } catch (e) {
+      results.push([name, false]);
+      console.log(`FAIL ${name}: ${e.stack || e}`);
+    }
+  };
+  try {
+    await run("every question type, conditions, voice with live transcription, submit", async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      await context.grantPermissions(["microphone"], { origin });
+      const page = await context.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      // Cards' images are on example.com, which this machine cannot reach.
+      page.on("console", (m) => {
+        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) errors.push(m.text());
+      });
+      await page.goto(`${origin}/i/every`);
+      await check((await page.title()) === "Every type", "title");
+      await page.locator("#questions").waitFor();
+      const partial = await fillEveryType(page, origin).catch((e) => {
+        throw new Error(`${e.message}\n  page errors: ${errors.join(" | ")}`);
+      });
+      console.log(`  live partial transcript: ${JSON.stringify(partial)}`);
+      await page.screenshot({ path: path.join(artifacts, "intake-1280.png"), fullPage: true });
+      await page.getByRole("button", { name: "Send my answers" }).click();
+      await page.getByRole("heading", { name: "Thanks, we read every answer." }).waitFor();
+      await page.screenshot({ path: path.join(artifacts, "intake-1280-thanks.png") });
+      assert.deepStrictEqual(errors, [], "no script errors");
+      const list = await api("GET", `links/${link.uuid}/responses/`, ws.api_key);
+      assert.strictEqual(list.body.count, 1, JSON.stringify(list.body));
+      const answers = Object.fromEntries(list.body.results[0].answers.map((a) => [a.field_key, a]));
+      const expected = { vtf_q: "Typed instead of spoken", text_q: "Great service overall", mc_q: "green", why_green: "It is calm", multi_q: ["cheese", "olives"], num_q: 4, stars_q: 4, emoji_q: 5, nps_q: 9, numbers_q: 2, card_q: "c2", email_q: "dee@example.com", date_q: "2024-02-29", yn_q: false, calc_q: 8 };
+      for (const [key, value] of Object.entries(expected)) assert.deepStrictEqual(answers[key]?.value, value, key);
+      assert.strictEqual(answers.file_q.value.file_name, "invoice.pdf");
+      const voice = answers.voice_q;
+      assert.ok(voice.audio_url && voice.duration > 1, JSON.stringify(voice));
+      assert.ok(/\b(delivery|support|team|late)\b/.test(voice.transcription || ""), `stored transcription: ${voice.transcription}`);
+      console.log(`  stored transcription: ${JSON.stringify(voice.transcription)}`);
+      await context.close();
+    });
+
+    await run("360 px wide: nothing wider than the screen", async () => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      await page.goto(`${origin}/i/every`);
+      await page.locator("#questions").waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+      await page.screenshot({ path: path.join(artifacts, "intake-360.png"), fullPage: true });
+      await context.close();
+    });
+
+    await run("keyboard only", async () => {
+      const made = await api("POST", "links/", ws.api_key, {
+        name: "Keyboard", slug: "keys", questions: [
+          { prompt: "Your name", type: "text", field_key: "name_q", required: true },
+          { prompt: "Rate us", type: "rating", field_key: "rate_q", required: true, configuration: { max_value: 5 } },
+          { prompt: "Did we help", type: "yes_no", field_key: "yn_q" },
+        ],
+      });
+      assert.strictEqual(made.status, 201);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${origin}/i/keys`);
+      await page.locator("#questions").waitFor();
+      const kb = page.keyboard;
+      await kb.press("Tab"); // skip link
+      await kb.press("Tab"); // name
+      await kb.type("Ada");
+      await kb.press("Tab"); // first star
+      await kb.press("ArrowRight");
+      await kb.press("ArrowRight");
+      await kb.press("ArrowRight"); // 4 stars
+      await kb.press("Tab"); // yes
+      await kb.press("Space");
+      await kb.press("Tab"); // send
+      const focused = await page.evaluate(() => document.activeElement.textContent);
+      assert.strictEqual(focused, "Send my answers", `focus is on ${focused}`);
+      await kb.press("Enter");
+      await page.getByRole("heading", { name: "Thanks for your response!" }).waitFor();
+      const list = await api("GET", `links/${made.body.uuid}/responses/`, ws.api_key);
+      const answers = Object.fromEntries(list.body.results[0].answers.map((a) => [a.field_key, a.value]));
+      assert.deepStrictEqual(answers, { name_q: "Ada", rate_q: 4, yn_q: true });
+      await context.close();
+    });
+
+    await run("axe-core: no serious or critical violations", async () => {
+      // The page's policy admits no inline script; the scanner is injected around it.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${origin}/i/every`);
+      await page.locator("#questions").waitFor();
+      await page.addScriptTag({ content: axeSource });
+      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      for (const v of result.violations) console.log(`  axe ${v.impact}: ${v.id} (${v.nodes.length})`);
+      assert.deepStrictEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`), []);
+      await context.close();
+    });
+
+    await run("a paused link says so", async () => {
+      await api("POST", "links/", ws.api_key, { name: "Resting", slug: "resting", status: "paused", questions: [{ prompt: "Hi", type: "text", field_key: "hi" }] });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${origin}/i/resting`);
+      await page.getByText("This form is paused").waitFor();
+      assert.strictEqual(await page.locator("#questions").count(), 0);
+      await context.close();
+    });
+  } finally {
+    await browser.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const failed = results.filter(([, ok]) => !ok).length;
+  console.log(`intake page: ${results.length - failed} passed, ${failed} failed (screenshots in ${artifacts})`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
