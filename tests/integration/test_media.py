@@ -302,3 +302,43 @@ def intake_page_is_html_with_the_name_escaped_and_a_strict_policy():
     ws.link(slug="resting", name="Resting", status="paused",
             questions=[{"prompt": "Hi", "type": "text", "field_key": "hi"}])
     assert b"paused" in ws.intake("GET", "/i/resting").body
+
+
+# --- transcription quality ----------------------------------------------------------------------
+
+def _words(text):
+    return "".join(c if c.isalnum() or c == "'" else " " for c in text.lower()).split()
+
+
+def _edit_distance(a, b):
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
+
+
+@test
+def word_error_rate_of_spoken_feedback_is_under_a_quarter():
+    """Each sentence is read by flite, uploaded as a recording and transcribed by the service."""
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "wer_sentences.txt")) as f:
+        sentences = [line.strip() for line in f if line.strip()]
+    assert len(sentences) >= 20
+    ws = Workspace()
+    link = _voice_link(ws, slug="wer")
+    started = []
+    for sentence in sentences:
+        st = ws.start("wer")
+        expect(_upload(ws, "wer", st, "said", media_files.spoken(sentence), "audio/wav", kind="audio"), 200)
+        started.append((sentence, st))
+    errors = words = 0
+    for sentence, st in started:
+        heard = _transcribed(ws, link, st["uuid"], timeout=120)["transcription"]
+        reference = _words(sentence)
+        errors += _edit_distance(reference, _words(heard))
+        words += len(reference)
+    rate = errors / words
+    print(f"    word error rate: {rate:.1%} ({errors} errors in {words} words, {len(sentences)} sentences)")
+    assert rate < 0.25, f"word error rate {rate:.1%}"
