@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 
+import bench_media
 import stack_cpu
 from bench_processes import BenchProcess, free_port
 
@@ -341,6 +342,9 @@ def main():
         if w6:
             results.append(w6[0])
         results += evaluator_pair(hot["slug"], bench_host)
+        media_results, media = bench_media.media_rows(scenario, limited, base, key, bench_host, http,
+                                                      OUT_DIR, start_nginx, free_port)
+        results += media_results
     finally:
         limited.stop()
         unlimited.stop()
@@ -396,6 +400,7 @@ def main():
               f"({w6[1]['count']} deliveries, {w6[1]['duplicates']} duplicates)")
     print(f"\nGET /v1/links/{{uuid}}/summary/ of a link with {W3_RESPONSES:,} responses "
           f"(median of 5): {summary_ms:.1f} ms")
+    bench_media.print_media(media)
     print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
     for name, seconds in scale_checks:
         print(f"  {name:<34} {seconds * 1000:>8.1f} ms")
@@ -432,6 +437,7 @@ def main():
         f"summary of {W3_RESPONSES:,} responses < 200 ms ({summary_ms:.0f} ms)":
             summary_ms < TARGETS["summary_ms"],
     }
+    checks.update(bench_media.media_checks(media))
     if w6:
         checks["W6 delivery p50 < 50 ms"] = w6[1]["p50_ms"] < TARGETS["W6_p50_ms"]
         checks["W6 delivery p99 < 250 ms"] = w6[1]["p99_ms"] < TARGETS["W6_p99_ms"]
@@ -446,6 +452,7 @@ def main():
               "gateway_rss_mib_1000_idle": rss, "idle_connections_held": held,
               "scale_ms": {name: seconds * 1000 for name, seconds in scale_checks},
               "summary_ms": summary_ms,
+              "media": media,
               "w6_delivery": w6[1] if w6 else None,
               "targets": checks}
     with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:

@@ -1,7 +1,6 @@
 -- W4: the public one-shot submit (POST /i/{slug}/submit/) of a 5-answer response, every
--- request into the same link; the workspace's host comes from BENCH_HOST. Each request comes
--- from another respondent: the gateway trusts the bench's X-Forwarded-For (TRUSTED_PROXIES),
--- so the intake rate limit counts every respondent once, as it would with real traffic.
+-- request into the same link; the workspace's host comes from BENCH_HOST; each request from
+-- another respondent (respondents.lua).
 package.path = package.path .. ";" .. os.getenv("BENCH_LUA_DIR") .. "/?.lua"
 local report = require("report")
 
@@ -14,22 +13,7 @@ wrk.body = '{"respondent_email":"respondent@example.com","answers":{' ..
   '"features":["Forms","Voice"],"team":"small",' ..
   '"comments":"Please make exports faster for large surveys"}}'
 
--- Threads number themselves (setup runs in the main state, `thread_id` is each thread's
--- global) so that their addresses never meet.
-local threads_made = 0
-function setup(thread)
-  threads_made = threads_made + 1
-  thread:set("thread_id", threads_made)
-end
-
-local counter = 0
-function request()
-  counter = counter + 1
-  local n = counter * 16 + (thread_id or 0)
-  wrk.headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(n / 65536) % 256,
-                                                 math.floor(n / 256) % 256, n % 256)
-  return wrk.format()
-end
+require("respondents").install()
 
 -- BENCH_RATE: requests per second in all (W6's steady 1,000 submissions/s), rather than as
 -- many as the connections can send. Each thread schedules its share on the wall clock

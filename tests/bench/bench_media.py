@@ -1,0 +1,156 @@
+"""The respondent's side in scripts/bench: the intake page's time to first byte and throughput
+(against nginx serving the same bytes), and the transcription real-time factor."""
+import http.client
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TTFB_SAMPLES = 200
+# About thirty seconds when flite reads them one after another.
+SPOKEN = ("Thank you for asking. The checkout page was slow and the delivery arrived two days "
+          "late. The support team answered quickly and solved my problem, but I waited forty "
+          "minutes on the phone before someone answered. The new update made the app crash every "
+          "time I open it. Please add a dark mode to the mobile app, and send me an email when my "
+          "order is shipped. Everything else worked perfectly and I will come back next year. "
+          "I would recommend this service to my friends and family.")
+
+
+def ttfb_ms(host_port, path, host=None, samples=TTFB_SAMPLES):
+    """Median and p99 milliseconds from sending a GET on an open connection to its status
+    line, and the body's length."""
+    hostname, port = host_port.split(":")
+    conn = http.client.HTTPConnection(hostname, int(port), timeout=10)
+    headers = {"Host": host} if host else {}
+    times, size = [], 0
+    for i in range(samples + 10):
+        conn.putrequest("GET", path, skip_host=bool(host))
+        for k, v in headers.items():
+            conn.putheader(k, v)
+        # Another respondent each time, as for W7 (the bench gateway trusts this header).
+        conn.putheader("X-Forwarded-For", f"10.200.{i // 256 % 256}.{i % 256}")
+        started = time.perf_counter()
+        conn.endheaders()
+        r = conn.getresponse()
+        first = time.perf_counter() - started
+        body = r.read()
+        if r.status != 200:
+            raise SystemExit(f"bench: GET {path} answered {r.status}")
+        size = len(body)
+        if i >= 10:
+            times.append(first * 1000)
+    conn.close()
+    times.sort()
+    return times[len(times) // 2], times[int(len(times) * 0.99) - 1], size
+
+
+def page_bytes(host_port, path, host):
+    hostname, port = host_port.split(":")
+    conn = http.client.HTTPConnection(hostname, int(port), timeout=10)
+    conn.request("GET", path, headers={"Host": host})
+    body = conn.getresponse().read()
+    conn.close()
+    return body
+
+
+def transcription_rtf(out_dir):
+    """The real-time factor of a thirty-second answer, decoded and transcribed on one core."""
+    wav = os.path.join(out_dir, "thirty_seconds.wav")
+    subprocess.run(["flite", "-voice", "slt", "-t", SPOKEN, "-o", wav], check=True)
+    tool = os.path.join(ROOT, "build", "services", "responses", "transcribe_audio")
+    runs = []
+    for _ in range(3):
+        out = subprocess.run(["taskset", "-c", "0", tool, wav], capture_output=True, text=True,
+                             check=True)
+        runs.append(json.loads(out.stdout))
+    best = min(runs, key=lambda r: r["cpu_seconds"])
+    return best
+
+
+def upload_to_transcript_s(gateway_host_port, host, slug, wav_bytes, api_get):
+    """Seconds from a recording's upload to its transcription in the API's answer."""
+    hostname, port = gateway_host_port.split(":")
+    conn = http.client.HTTPConnection(hostname, int(port), timeout=30)
+    conn.request("POST", f"/i/{slug}/responses/", body="{}",
+                 headers={"Host": host, "Content-Type": "application/json"})
+    started = json.loads(conn.getresponse().read())
+    begin = time.perf_counter()
+    conn.request("POST", f"/i/{slug}/responses/{started['uuid']}/audio/said/", body=wav_bytes,
+                 headers={"Host": host, "Content-Type": "audio/wav",
+                          "X-Response-Token": started["token"]})
+    r = conn.getresponse()
+    r.read()
+    if r.status != 200:
+        raise SystemExit(f"bench: audio upload answered {r.status}")
+    while time.perf_counter() - begin < 60:
+        answers = api_get(started["uuid"])
+        said = next((a for a in answers if a["field_key"] == "said"), {})
+        if isinstance(said.get("transcription"), str):
+            return time.perf_counter() - begin
+        time.sleep(0.05)
+    raise SystemExit("bench: no transcription within 60 s")
+
+
+def media_rows(scenario, limited, base, key, bench_host, http_call, out_dir, start_nginx,
+               free_port):
+    """W7 (the page under load, beside nginx serving its bytes), the page's TTFB, and the
+    transcription figures; returns (results, figures)."""
+    slug = f"w7-{int(time.time())}"
+    questions = [{"prompt": "Tell us about your visit", "type": "voice", "field_key": "said",
+                  "configuration": {"max_duration": 120}},
+                 {"prompt": "How likely are you to recommend us?", "type": "rating",
+                  "field_key": "nps", "configuration": {"scale_type": "nps"}},
+                 {"prompt": "Anything else?", "type": "text", "field_key": "note"}]
+    status, created = http_call("POST", base + "links/", key,
+                                {"name": "Customer visit", "slug": slug, "questions": questions,
+                                 "settings": {"description": "Two minutes, voice or text."}})
+    link = json.loads(created)
+    gateway = limited.url("/")[len("http://"):].rstrip("/")
+    body = page_bytes(gateway, f"/i/{slug}", bench_host)
+    page_file = os.path.join(out_dir, "page.html")
+    with open(page_file, "wb") as f:
+        f.write(body)
+    port = free_port()
+    nginx = start_nginx(page_file, port)
+    try:
+        nginx_ttfb = ttfb_ms(f"127.0.0.1:{port}", "/v1/w0/")
+        results = [scenario("W7 nginx, the page's bytes", f"http://127.0.0.1:{port}/v1/w0/",
+                            "get.lua", None, stack=False)]
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+    page_ttfb = ttfb_ms(gateway, f"/i/{slug}", bench_host)
+    results.append(scenario("W7 intake page GET /i/{slug}", limited.url(f"/i/{slug}"),
+                            "intake_page.lua", None, extra_env={"BENCH_HOST": bench_host},
+                            gateway=limited))
+    rtf = transcription_rtf(out_dir)
+    with open(os.path.join(out_dir, "thirty_seconds.wav"), "rb") as f:
+        wav = f.read()
+
+    def answers_of(response_uuid):
+        _, detail = http_call("GET", f"{base}links/{link['uuid']}/responses/{response_uuid}/", key)
+        return json.loads(detail)["answers"]
+
+    upload_s = upload_to_transcript_s(gateway, bench_host, slug, wav, answers_of)
+    figures = {"page_bytes": len(body), "page_ttfb_ms": page_ttfb[:2], "nginx_ttfb_ms": nginx_ttfb[:2],
+               "transcription": rtf, "upload_to_transcript_s": upload_s}
+    return results, figures
+
+
+def print_media(figures):
+    t = figures["transcription"]
+    print(f"\nIntake page ({figures['page_bytes']:,} bytes), time to first byte over "
+          f"{TTFB_SAMPLES} sequential GETs: p50 {figures['page_ttfb_ms'][0]:.3f} ms, "
+          f"p99 {figures['page_ttfb_ms'][1]:.3f} ms (nginx, same bytes: "
+          f"p50 {figures['nginx_ttfb_ms'][0]:.3f} ms, p99 {figures['nginx_ttfb_ms'][1]:.3f} ms)")
+    print(f"Transcription of a {t['audio_seconds']:.1f} s answer on one core: {t['cpu_seconds']:.2f} s "
+          f"CPU, real-time factor {t['real_time_factor']:.3f}; from upload to the transcription "
+          f"in the API: {figures['upload_to_transcript_s']:.2f} s")
+
+
+def media_checks(figures):
+    t = figures["transcription"]
+    thirty = 30 / t["audio_seconds"] * t["cpu_seconds"]
+    return {f"a 30 s answer transcribed in < 10 s on one core ({thirty:.1f} s)": thirty < 10}
