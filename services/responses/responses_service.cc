@@ -65,24 +65,6 @@ boost::json::value givenValue(const v1::AnswerInput& input) {
   return value;
 }
 
-// A file_upload answer is made by uploading the file (.../files/{field_key}/), which stores
-// it: a value typed in its place would name content that was never checked.
-void refuseTypedFile(const questions::Question& question, const boost::json::value& value) {
-  if (question.response_type != "file_upload" || value.is_null()) return;
-  throw ApiError(ErrorCode::kInvalidAnswer,
-                 "The answer to '" + question.field_key +
-                     "' is a file: upload it to "
-                     "/i/{slug}/responses/{uuid}/files/" +
-                     question.field_key + "/.",
-                 {{question.field_key, "must be uploaded as a file"}});
-}
-
-void refuseTypedFiles(const IntakeForm& form, const questions::AnswerValues& given) {
-  for (const auto& [key, value] : given) {
-    if (const auto* question = form.rules().find(key)) refuseTypedFile(*question, value);
-  }
-}
-
 questions::AnswerValues valuesOf(const google::protobuf::RepeatedPtrField<v1::AnswerInput>& given) {
   questions::AnswerValues out;
   for (const auto& input : given) out[input.field_key()] = givenValue(input);
@@ -243,7 +225,6 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
         // anyone's business.
         requireOpen(stored, request.token(), form);
         const boost::json::value value = givenValue(request.answer());
-        refuseTypedFile(*question, value);
         if (!value.is_null()) {
           if (auto problem = questions::FormRules::answerProblem(*question, value)) {
             throw ApiError(ErrorCode::kInvalidAnswer,
@@ -336,7 +317,6 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
           const questions::AnswerValues given = valuesOf(request.answers());
           auto& r = stored.response;
           // Saved answers, where the question still exists, then the ones given now.
-          refuseTypedFiles(form, given);
           questions::AnswerValues merged;
           questions::RecordedAnswers recorded;
           for (const auto& a : stored.answers) {
@@ -372,9 +352,7 @@ Accepted<std::string> ResponsesService::createCompletedResponse(
   const auto compiled = forms_.of(link);
   const IntakeForm& form = *compiled;
   form.requireActive();
-  const questions::AnswerValues given = valuesOf(submission.answers());
-  refuseTypedFiles(form, given);
-  auto kept = form.rules().complete(given);
+  auto kept = form.rules().complete(valuesOf(submission.answers()));
 
   StoredResponse stored = newResponse(form, kCompleted, submission.has_respondent_email(),
                                       submission.respondent_email());

@@ -267,6 +267,77 @@ async function main() {
       await context.close();
     });
 
+    await run("answers are kept as they are given: a closed tab loses nothing, a reload shows them", async () => {
+      const made = await api("POST", "links/", ws.api_key, {
+        name: "Kept", slug: "kept", questions: [
+          { prompt: "Your name", type: "text", field_key: "name_q" },
+          { prompt: "Pick one", type: "multiple_choice", field_key: "pick_q", configuration: { options: ["tea", "coffee"] } },
+        ],
+      });
+      assert.strictEqual(made.status, 201);
+      const context = await browser.newContext();
+      let page = await context.newPage();
+      await page.goto(`${origin}/i/kept`);
+      await page.locator("#input-name_q").fill("Grace");
+      await page.locator("#q-pick_q").getByText("coffee").click();
+      await page.locator("#q-pick_q .saved").filter({ hasText: "Saved" }).waitFor();
+      await page.locator("#q-name_q .saved").filter({ hasText: "Saved" }).waitFor();
+      await page.close();
+      const list = await api("GET", `links/${made.body.uuid}/responses/?status=in_progress`, ws.api_key);
+      assert.strictEqual(list.body.count, 1, JSON.stringify(list.body));
+      const kept = Object.fromEntries(list.body.results[0].answers.map((a) => [a.field_key, a.value]));
+      assert.deepStrictEqual(kept, { name_q: "Grace", pick_q: "coffee" });
+      page = await context.newPage();
+      await page.goto(`${origin}/i/kept`);
+      assert.strictEqual(await page.locator("#input-name_q").inputValue(), "Grace");
+      assert.ok(await page.locator("#q-pick_q input[type=radio]").nth(1).isChecked());
+      await page.getByRole("button", { name: "Send my answers" }).click();
+      await page.getByRole("heading", { name: "Thanks for your response!" }).waitFor();
+      const done = await api("GET", `links/${made.body.uuid}/responses/?status=all`, ws.api_key);
+      assert.deepStrictEqual(done.body.results.map((r) => r.status), ["completed"], "the same response, submitted");
+      await context.close();
+    });
+
+    await run("a follow-up question appears under a vague answer and takes an answer", async () => {
+      const made = await api("POST", "links/", ws.api_key, {
+        name: "Probe", slug: "probe", questions: [{
+          prompt: "What should we change?", type: "text", field_key: "change", enable_dynamic_probing: true,
+          evaluator_config: { clarity_threshold: 0.7, max_follow_ups: 1, custom_fields: ["pricing"] },
+        }],
+      });
+      assert.strictEqual(made.status, 201, JSON.stringify(made.body));
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${origin}/i/probe`);
+      await page.locator("#input-change").fill("stuff");
+      await page.locator("#input-change").blur();
+      const prompt = page.locator("#q-change .follow-prompt");
+      await prompt.waitFor();
+      assert.strictEqual(await prompt.textContent(), "Could you tell us more about pricing?");
+      await page.locator("#follow-change").fill("The monthly price is too high for a small team");
+      await page.locator("#q-change .follow-up").getByRole("button", { name: "Send" }).click();
+      await prompt.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Send my answers" }).click();
+      await page.getByRole("heading", { name: "Thanks for your response!" }).waitFor();
+      const list = await api("GET", `links/${made.body.uuid}/responses/`, ws.api_key);
+      const answer = list.body.results[0].answers[0];
+      assert.strictEqual(answer.follow_ups[0].value, "The monthly price is too high for a small team");
+      await context.close();
+    });
+
+    await run("a prompt is read aloud when the link asks for it", async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${origin}/i/every`);
+      const [speech] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/speech.wav")),
+        page.locator("#q-text_q").getByRole("button", { name: /Listen/ }).click(),
+      ]);
+      assert.strictEqual(speech.status(), 200);
+      assert.strictEqual(speech.headers()["content-type"], "audio/wav");
+      await context.close();
+    });
+
     await run("a paused link says so", async () => {
       await api("POST", "links/", ws.api_key, { name: "Resting", slug: "resting", status: "paused", questions: [{ prompt: "Hi", type: "text", field_key: "hi" }] });
       const context = await browser.newContext();

@@ -126,7 +126,7 @@ def file_upload_refusals():
            "PAYLOAD_TOO_LARGE")
     expect(_upload(ws, "files", st, "doc", media_files.pdf(26 * MIB), "application/pdf"), 413,
            "PAYLOAD_TOO_LARGE")
-    # To a question that takes no file; a file's value typed instead of uploaded.
+    # To a question that takes no file; a typed value naming a stored file (no address).
     expect(_upload(ws, "files", st, "note", media_files.pdf(), "application/pdf"), 400, "INVALID_ANSWER")
     forged = {"file_name": "x.pdf", "content_type": "application/pdf", "size_bytes": 3,
               "url": "media:" + str(uuid.uuid4())}

@@ -37,6 +37,8 @@ constexpr std::chrono::seconds kDrainTimeout{5};
 constexpr std::size_t kMaxWebSocketMessage = 64 * 1024;
 // Messages waiting for a client that does not read: beyond this the socket is closed.
 constexpr std::size_t kMaxWebSocketBacklog = 256;
+// A large body (an upload) may take as long as a slow phone needs to send it.
+constexpr std::size_t kSlowestUploadBytesPerSecond = 64 * 1024;
 
 std::string lowercase(std::string_view text) {
   std::string out(text);
@@ -65,6 +67,7 @@ struct HttpServer::Impl {
   std::vector<std::thread> threads;
   std::atomic<std::size_t> connections{0};
   std::atomic<std::size_t> in_flight{0};
+  std::atomic<std::size_t> large_body_bytes{0};
   std::atomic<bool> accepting{true};
   int bound_port = 0;
 
@@ -181,6 +184,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!ec) remote_ = endpoint.address().to_string();
   }
   ~Session() {
+    releaseLargeBody();
     if (counted_) --server_.in_flight;
     --server_.connections;
   }
@@ -215,12 +219,34 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (length && *length > limit) return onRead(http::error::body_limit, 0);
     parser_->body_limit(limit);
+    if (limit > server_.options.body_limit && !holdLargeBody(length ? *length : limit, limit)) {
+      return answerAndDrain(ErrorCode::kServiceUnavailable);
+    }
     if (length && *length > 0 && beast::iequals(header[http::field::expect], "100-continue")) {
       // The client waits for this before sending a large body.
       return http::async_write(stream_, continue_,
                                beast::bind_front_handler(&Session::onContinue, shared_from_this()));
     }
     readBody();
+  }
+
+  // Counts a large body against the budget all connections share, and gives its reading time
+  // in proportion to its limit. False when the budget is spent.
+  bool holdLargeBody(std::size_t bytes, std::size_t limit) {
+    const std::size_t before = server_.large_body_bytes.fetch_add(bytes);
+    held_ = bytes;
+    if (before + bytes > server_.options.large_body_budget) {
+      releaseLargeBody();
+      return false;
+    }
+    stream_.expires_after(server_.options.read_timeout +
+                          std::chrono::seconds(limit / kSlowestUploadBytesPerSecond));
+    return true;
+  }
+
+  void releaseLargeBody() {
+    server_.large_body_bytes -= held_;
+    held_ = 0;
   }
 
   void onContinue(beast::error_code ec, std::size_t) {
@@ -278,6 +304,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void write(HttpResponse answer) {
+    releaseLargeBody();
     if (answer.status == 101 && websocket_factory_) return upgrade();
     upgrade_request_.reset();
     response_ = {};
@@ -362,6 +389,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool close_after_write_ = false;
   bool draining_ = false;
   bool counted_ = false;
+  std::size_t held_ = 0;  // of the large-body budget
   std::size_t drained_ = 0;
   std::vector<char> discard_;
   std::optional<http::request<http::string_body>> upgrade_request_;

@@ -30,6 +30,8 @@ struct HttpServerOptions {
   std::function<std::size_t(std::string_view, std::string_view)> large_body_limit;
   // The largest limit large_body_limit gives.
   std::size_t largest_body_limit = 0;
+  // Bytes of large bodies held at once by all connections; past it a new one is answered 503.
+  std::size_t large_body_budget = 256 * 1024 * 1024;
 };
 
 // Renders a transport-level error (413, 431, malformed request) in the API's error format.

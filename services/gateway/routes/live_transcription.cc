@@ -38,7 +38,8 @@ std::chrono::seconds streamLimit(const feedback::links::v1::Question& question) 
 
 // The relay between one WebSocket and one TranscribeLive call; deletes itself when the call
 // is done. The socket's handler reaches it through `Shared`, which forgets it then.
-class LiveRelay final : public grpc::ClientBidiReactor<rv1::LiveAudio, rv1::LiveTranscript> {
+class LiveRelay final
+    : public grpc::ClientBidiReactor<rv1::TranscribeLiveRequest, rv1::TranscribeLiveResponse> {
  public:
   struct Shared {
     std::mutex mutex;
@@ -56,7 +57,7 @@ class LiveRelay final : public grpc::ClientBidiReactor<rv1::LiveAudio, rv1::Live
     client_.set_deadline(std::chrono::system_clock::now() + limit);
     client_.AddMetadata("x-request-id", request_id_);
     media->async()->TranscribeLive(&client_, this);
-    rv1::LiveAudio first;
+    rv1::TranscribeLiveRequest first;
     *first.mutable_target() = std::move(target);
     queue(std::move(first));
     {
@@ -69,7 +70,7 @@ class LiveRelay final : public grpc::ClientBidiReactor<rv1::LiveAudio, rv1::Live
 
   // From the socket's thread.
   void audio(std::string message, bool binary) {
-    rv1::LiveAudio next;
+    rv1::TranscribeLiveRequest next;
     if (binary) {
       bytes_ += message.size();
       if (bytes_ > limits::kMaxAudioUploadBytes) {
@@ -133,7 +134,7 @@ class LiveRelay final : public grpc::ClientBidiReactor<rv1::LiveAudio, rv1::Live
     if (shared_->peer) shared_->peer->sendText(std::move(text));
   }
 
-  void queue(rv1::LiveAudio message, bool last = false) {
+  void queue(rv1::TranscribeLiveRequest message, bool last = false) {
     std::lock_guard lock(mutex_);
     if (ended_) return;
     outbox_.push_back(std::move(message));
@@ -163,10 +164,10 @@ class LiveRelay final : public grpc::ClientBidiReactor<rv1::LiveAudio, rv1::Live
   const std::string request_id_;
   std::shared_ptr<Shared> shared_;
   grpc::ClientContext client_;
-  rv1::LiveTranscript transcript_;
+  rv1::TranscribeLiveResponse transcript_;
   std::mutex mutex_;
-  std::deque<rv1::LiveAudio> outbox_;
-  rv1::LiveAudio current_;
+  std::deque<rv1::TranscribeLiveRequest> outbox_;
+  rv1::TranscribeLiveRequest current_;
   std::size_t bytes_ = 0;
   bool writing_ = false;
   bool ended_ = false;

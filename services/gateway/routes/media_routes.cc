@@ -21,8 +21,9 @@ using FormPtr = std::shared_ptr<const IntakeForm>;
 
 // Room for a multipart client's framing is not given: bodies are the file itself.
 constexpr std::size_t kFileBodyLimit = std::size_t{limits::kMaxFileUploadMiB} * 1024 * 1024;
-// Prompts read aloud change only with their text, which names them: kept a day.
-constexpr std::string_view kSpeechCaching = "public, max-age=86400";
+// A prompt's address names its question, whose text may be edited: kept briefly, then checked
+// by its tag (the hash of the text read).
+constexpr std::string_view kSpeechCaching = "public, max-age=300";
 
 HttpResponse notFound(const RequestContext& ctx, std::string_view what) {
   return errorResponse(ApiError(ErrorCode::kNotFound, std::string(what)), ctx.request_id);
@@ -104,9 +105,10 @@ void serveMedia(const MediaStub& media, const api::MediaUrls& urls, const Contex
   auto request = std::make_shared<rv1::ReadMediaRequest>();
   request->set_workspace_uuid(ctx->caller.workspace().uuid());
   request->set_blob_uuid(blob_uuid);
-  readMedia(
+  readMedia<rv1::ReadMediaResponse>(
       ctx,
-      [media, request](grpc::ClientContext* client, grpc::ClientReadReactor<rv1::MediaChunk>* r) {
+      [media, request](grpc::ClientContext* client,
+                       grpc::ClientReadReactor<rv1::ReadMediaResponse>* r) {
         media->async()->ReadMedia(client, request.get(), r);
       },
       [ctx, respond, request](const grpc::Status& status, MediaContent content) {
@@ -131,16 +133,24 @@ void speech(const MediaStub& media, const ContextPtr& ctx, Respond respond, cons
   if (!settings.tts_enabled() || !found) {
     return respond(notFound(*ctx, "This link reads no such question aloud."));
   }
-  readMedia(
+  readMedia<rv1::SpeakTextResponse>(
       ctx,
-      [media, request](grpc::ClientContext* client, grpc::ClientReadReactor<rv1::MediaChunk>* r) {
+      [media, request](grpc::ClientContext* client,
+                       grpc::ClientReadReactor<rv1::SpeakTextResponse>* r) {
         media->async()->SpeakText(client, request.get(), r);
       },
       [ctx, respond, request](const grpc::Status& status, MediaContent content) {
         if (!status.ok()) {
           return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
         }
-        respond(mediaResponse(std::move(content), std::string(kSpeechCaching)));
+        const bool unchanged =
+            ctx->request.header("if-none-match") == "\"" + content.header.etag() + "\"";
+        HttpResponse response = mediaResponse(std::move(content), std::string(kSpeechCaching));
+        if (unchanged) {
+          response.status = 304;
+          response.body.clear();
+        }
+        respond(std::move(response));
       });
 }
 

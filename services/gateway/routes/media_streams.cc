@@ -10,18 +10,13 @@ namespace rv1 = feedback::responses::v1;
 // Small enough for gRPC's default message limit, large enough that a 25 MiB upload takes few.
 constexpr std::size_t kUploadChunkBytes = 1024 * 1024;
 
-void prepare(grpc::ClientContext& client, const RequestContext& ctx) {
-  client.set_deadline(ctx.deadline);
-  client.AddMetadata("x-request-id", ctx.request_id);
-}
-
-class Uploader final : public grpc::ClientWriteReactor<rv1::MediaUpload> {
+class Uploader final : public grpc::ClientWriteReactor<rv1::UploadAnswerMediaRequest> {
  public:
   using Done = std::function<void(const grpc::Status&, const rv1::Answer&)>;
 
   Uploader(const MediaStub& stub, ContextPtr ctx, rv1::MediaUploadHeader header, Done done)
       : ctx_(std::move(ctx)), done_(std::move(done)) {
-    prepare(client_, *ctx_);
+    detail::prepareCall(client_, *ctx_);
     stub->async()->UploadAnswerMedia(&client_, &response_, this);
     *message_.mutable_header() = std::move(header);
     StartWrite(&message_);
@@ -48,56 +43,21 @@ class Uploader final : public grpc::ClientWriteReactor<rv1::MediaUpload> {
   ContextPtr ctx_;
   Done done_;
   grpc::ClientContext client_;
-  rv1::MediaUpload message_;
-  rv1::SaveAnswerResponse response_;
+  rv1::UploadAnswerMediaRequest message_;
+  rv1::UploadAnswerMediaResponse response_;
   std::size_t sent_ = 0;
-};
-
-class Reader final : public grpc::ClientReadReactor<rv1::MediaChunk> {
- public:
-  using Done = std::function<void(const grpc::Status&, MediaContent)>;
-
-  Reader(const ContextPtr& ctx, const MediaReadCall& start, Done done) : done_(std::move(done)) {
-    prepare(client_, *ctx);
-    start(&client_, this);
-    StartRead(&chunk_);
-    StartCall();
-  }
-
-  void OnReadDone(bool ok) override {
-    if (!ok) return;
-    if (chunk_.has_header()) {
-      content_.header = std::move(*chunk_.mutable_header());
-      content_.body.reserve(
-          static_cast<std::size_t>(std::max<int64_t>(0, content_.header.size_bytes())));
-    } else {
-      content_.body += chunk_.data();
-    }
-    StartRead(&chunk_);
-  }
-
-  void OnDone(const grpc::Status& status) override {
-    done_(status, std::move(content_));
-    delete this;
-  }
-
- private:
-  Done done_;
-  grpc::ClientContext client_;
-  rv1::MediaChunk chunk_;
-  MediaContent content_;
 };
 
 }  // namespace
 
+void detail::prepareCall(grpc::ClientContext& client, const RequestContext& ctx) {
+  client.set_deadline(ctx.deadline);
+  client.AddMetadata("x-request-id", ctx.request_id);
+}
+
 void uploadMedia(const MediaStub& stub, const ContextPtr& ctx, rv1::MediaUploadHeader header,
                  std::function<void(const grpc::Status&, const rv1::Answer&)> done) {
   new Uploader(stub, ctx, std::move(header), std::move(done));
-}
-
-void readMedia(const ContextPtr& ctx, const MediaReadCall& start,
-               std::function<void(const grpc::Status&, MediaContent)> done) {
-  new Reader(ctx, start, std::move(done));
 }
 
 }  // namespace feedback::gateway

@@ -3,6 +3,7 @@
 // request's deadline and id): an upload sent in chunks from the request's body, and a file
 // or recording read back in chunks into one HTTP body.
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,12 +28,59 @@ struct MediaContent {
   std::string body;
 };
 
-// Starts a server-streaming call: `start(client_context, reactor)`.
-using MediaReadCall = std::function<void(
-    grpc::ClientContext*, grpc::ClientReadReactor<feedback::responses::v1::MediaChunk>*)>;
+using MediaDone = std::function<void(const grpc::Status&, MediaContent)>;
 
-void readMedia(const ContextPtr& ctx, const MediaReadCall& start,
-               std::function<void(const grpc::Status&, MediaContent)> done);
+// Starts a server-streaming call whose answers carry chunks (ReadMedia, SpeakText):
+// `start(client_context, reactor)`.
+template <class Response>
+using MediaReadCall = std::function<void(grpc::ClientContext*, grpc::ClientReadReactor<Response>*)>;
+
+namespace detail {
+
+void prepareCall(grpc::ClientContext& client, const RequestContext& ctx);
+
+template <class Response>
+class MediaReader final : public grpc::ClientReadReactor<Response> {
+ public:
+  MediaReader(const ContextPtr& ctx, const MediaReadCall<Response>& start, MediaDone done)
+      : done_(std::move(done)) {
+    prepareCall(client_, *ctx);
+    start(&client_, this);
+    this->StartRead(&response_);
+    this->StartCall();
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;
+    auto& chunk = *response_.mutable_chunk();
+    if (chunk.has_header()) {
+      content_.header = std::move(*chunk.mutable_header());
+      content_.body.reserve(
+          static_cast<std::size_t>(std::max<int64_t>(0, content_.header.size_bytes())));
+    } else {
+      content_.body += chunk.data();
+    }
+    this->StartRead(&response_);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    done_(status, std::move(content_));
+    delete this;
+  }
+
+ private:
+  MediaDone done_;
+  grpc::ClientContext client_;
+  Response response_;
+  MediaContent content_;
+};
+
+}  // namespace detail
+
+template <class Response>
+void readMedia(const ContextPtr& ctx, const MediaReadCall<Response>& start, MediaDone done) {
+  new detail::MediaReader<Response>(ctx, start, std::move(done));
+}
 
 // GET /i/{slug}/responses/{uuid}/live/{field_key}/: live transcription over a WebSocket
 // (live_transcription.cc).

@@ -8,9 +8,10 @@
 namespace feedback::gateway {
 namespace {
 
-// Assets asked for by their content's version (?v=) never change; others are checked often.
+// Assets asked for by their content's version (?v=) never change; others (modules imported by
+// name) are checked on every use, so that a deploy never mixes old and new code.
 constexpr std::string_view kVersionedCaching = "public, max-age=31536000, immutable";
-constexpr std::string_view kUnversionedCaching = "public, max-age=300";
+constexpr std::string_view kUnversionedCaching = "no-cache";
 
 void securityHeaders(HttpResponse& response) {
   response.setHeader("X-Content-Type-Options", "nosniff");

@@ -39,9 +39,12 @@ class BlobStore {
  public:
   virtual ~BlobStore() = default;
   // Stores `content` under `info` (its size and hash set from the content), in chunks, and
-  // when `transcribe` is given, queues the recording's transcription with it.
+  // when `transcribe` is given, the recording's transcription job with it: due a little
+  // later, so that it is done even should the answer's save never say it may start now.
   virtual void put(const BlobInfo& info, const std::vector<std::string_view>& content,
                    const TranscriptionJob* transcribe = nullptr) = 0;
+  // The answer holding the recording is saved: its transcription is due now.
+  virtual void transcribeNow(const std::string& workspace_uuid, const std::string& uuid) = 0;
   // The workspace's blob, its content given to `chunk` in order; nullopt when there is none.
   virtual std::optional<BlobInfo> read(const std::string& workspace_uuid, const std::string& uuid,
                                        const std::function<void(std::string_view)>& chunk) = 0;

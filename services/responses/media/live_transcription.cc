@@ -16,7 +16,8 @@ namespace {
 
 constexpr std::size_t kMaxSamples = limits::kMaxAudioUploadBytes / 2;
 
-class LiveTranscription final : public grpc::ServerBidiReactor<v1::LiveAudio, v1::LiveTranscript> {
+class LiveTranscription final
+    : public grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse> {
  public:
   LiveTranscription(MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool,
                     Counters& counters)
@@ -40,7 +41,7 @@ class LiveTranscription final : public grpc::ServerBidiReactor<v1::LiveAudio, v1
     std::string hypothesis = (*lease_)->feed(samples_.data() + at, count);
     if (hypothesis != last_) {
       last_ = hypothesis;
-      v1::LiveTranscript partial;
+      v1::TranscribeLiveResponse partial;
       partial.set_type("partial");
       partial.set_text(std::move(hypothesis));
       send(std::move(partial), false);
@@ -49,13 +50,21 @@ class LiveTranscription final : public grpc::ServerBidiReactor<v1::LiveAudio, v1
   }
 
   void OnWriteDone(bool ok) override {
-    std::lock_guard lock(mutex_);
-    writing_ = false;
-    if (!ok) {
-      outbox_.clear();
-      return;
+    Next next;
+    {
+      std::lock_guard lock(mutex_);
+      writing_ = false;
+      if (!ok) {
+        // The client is gone: nothing more can be sent, and the call still has to end.
+        outbox_.clear();
+        if (!finished_) {
+          finished_ = true;
+          deferred_ = grpc::Status(grpc::StatusCode::CANCELLED, "the client left");
+        }
+      }
+      next = nextLocked();
     }
-    flush();
+    act(std::move(next));
   }
 
   void OnDone() override { delete this; }
@@ -68,14 +77,13 @@ class LiveTranscription final : public grpc::ServerBidiReactor<v1::LiveAudio, v1
       auto status = grpckit::guarded([&] {
         PgResponsesStore store(session.connection());
         media_.checkTarget(store, target_, v1::MEDIA_KIND_AUDIO);
+        lease_ = transcribers_.tryBorrow();
+        if (!lease_) {
+          throw ApiError(ErrorCode::kServiceUnavailable, "Every live transcriber is busy.");
+        }
+        (*lease_)->begin();
       });
       if (!status.ok()) return fail(status);
-      lease_ = transcribers_.tryBorrow();
-      if (!lease_) {
-        return fail(grpckit::toStatus(
-            ApiError(ErrorCode::kServiceUnavailable, "Every live transcriber is busy.")));
-      }
-      (*lease_)->begin();
       StartRead(&message_);
     });
     if (!queued) {
@@ -87,7 +95,7 @@ class LiveTranscription final : public grpc::ServerBidiReactor<v1::LiveAudio, v1
     std::string text = (*lease_)->end();
     lease_.reset();
     bool queued = pool_.trySubmit([this, text = std::move(text)](PgSession& session) {
-      v1::LiveTranscript final_transcript;
+      v1::TranscribeLiveResponse final_transcript;
       auto status = grpckit::guarded([&] {
         if (samples_.empty()) throw ApiError(ErrorCode::kInvalidAnswer, "No audio was sent.");
         PgResponsesStore store(session.connection());
@@ -105,39 +113,66 @@ class LiveTranscription final : public grpc::ServerBidiReactor<v1::LiveAudio, v1
     }
   }
 
+  // What to do after a change of the outbox: write its next message, end the call, or nothing.
+  struct Next {
+    bool write = false;
+    std::optional<grpc::Status> finish;
+  };
+
   // Partials that cannot be sent yet are replaced by newer ones; the final one ends the call.
-  void send(v1::LiveTranscript transcript, bool last) {
-    std::lock_guard lock(mutex_);
-    if (!outbox_.empty() && outbox_.back().type() == "partial") outbox_.pop_back();
-    outbox_.push_back(std::move(transcript));
-    finish_after_ = finish_after_ || last;
-    flush();
+  void send(v1::TranscribeLiveResponse transcript, bool last) {
+    Next next;
+    {
+      std::lock_guard lock(mutex_);
+      if (finished_) return;
+      if (!outbox_.empty() && outbox_.back().type() == "partial") outbox_.pop_back();
+      outbox_.push_back(std::move(transcript));
+      if (last) {
+        finished_ = true;
+        deferred_ = grpc::Status::OK;
+      }
+      next = nextLocked();
+    }
+    act(std::move(next));
   }
 
-  // With mutex_ held.
-  void flush() {
-    if (writing_) return;
-    if (outbox_.empty()) {
-      if (finish_after_ && !finished_) {
-        finished_ = true;
-        countCall(grpc::Status::OK);
-        Finish(grpc::Status::OK);
-      }
-      return;
+  // With mutex_ held. A call ends only once no write is under way.
+  Next nextLocked() {
+    Next next;
+    if (writing_) return next;
+    if (!outbox_.empty()) {
+      current_ = std::move(outbox_.front());
+      outbox_.pop_front();
+      writing_ = true;
+      next.write = true;
+    } else if (deferred_) {
+      next.finish = std::move(deferred_);
+      deferred_.reset();
     }
-    current_ = std::move(outbox_.front());
-    outbox_.pop_front();
-    writing_ = true;
-    StartWrite(&current_);
+    return next;
+  }
+
+  // Without mutex_ held: after Finish the reactor may be deleted at any moment, so it is the
+  // last thing done.
+  void act(Next next) {
+    if (next.write) return StartWrite(&current_);
+    if (next.finish) {
+      countCall(*next.finish);
+      Finish(*next.finish);
+    }
   }
 
   void fail(const grpc::Status& status) {
-    std::lock_guard lock(mutex_);
-    if (finished_) return;
-    finished_ = true;
-    lease_.reset();
-    countCall(status);
-    Finish(status);
+    Next next;
+    {
+      std::lock_guard lock(mutex_);
+      if (finished_) return;
+      finished_ = true;
+      outbox_.clear();
+      deferred_ = status;
+      next = nextLocked();
+    }
+    act(std::move(next));
   }
 
   void countCall(const grpc::Status& status) {
@@ -149,23 +184,25 @@ class LiveTranscription final : public grpc::ServerBidiReactor<v1::LiveAudio, v1
   TranscriberPool& transcribers_;
   PgPool& pool_;
   Counters& counters_;
-  v1::LiveAudio message_;
+  v1::TranscribeLiveRequest message_;
   v1::AnswerTarget target_;
   std::unique_ptr<TranscriberPool::Lease> lease_;
   std::vector<int16_t> samples_;
   std::string last_;
   std::mutex mutex_;
-  std::deque<v1::LiveTranscript> outbox_;
-  v1::LiveTranscript current_;
+  std::deque<v1::TranscribeLiveResponse> outbox_;
+  v1::TranscribeLiveResponse current_;
   bool writing_ = false;
-  bool finish_after_ = false;
+  // No more messages are taken; `deferred_` ends the call once the last write is done.
   bool finished_ = false;
+  std::optional<grpc::Status> deferred_;
 };
 
 }  // namespace
 
-grpc::ServerBidiReactor<v1::LiveAudio, v1::LiveTranscript>* newLiveTranscription(
-    MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool, Counters& counters) {
+grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse>*
+newLiveTranscription(MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool,
+                     Counters& counters) {
   return new LiveTranscription(media, transcribers, pool, counters);
 }
 

@@ -15,7 +15,8 @@
 
 namespace feedback::responses {
 
-grpc::ServerBidiReactor<v1::LiveAudio, v1::LiveTranscript>* newLiveTranscription(
-    MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool, Counters& counters);
+grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse>*
+newLiveTranscription(MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool,
+                     Counters& counters);
 
 }  // namespace feedback::responses

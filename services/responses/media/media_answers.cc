@@ -119,9 +119,9 @@ void MediaAnswers::checkTarget(ResponsesStore& store, const v1::AnswerTarget& ta
   checkKind(*question, kind);
 }
 
-v1::SaveAnswerResponse MediaAnswers::upload(ResponsesStore& store, BlobStore& blobs,
-                                            const v1::MediaUploadHeader& header,
-                                            const std::vector<std::string_view>& content) {
+v1::Answer MediaAnswers::upload(ResponsesStore& store, BlobStore& blobs,
+                                const v1::MediaUploadHeader& header,
+                                const std::vector<std::string_view>& content) {
   const auto& target = header.target();
   checkTarget(store, target, header.kind());
   const auto form = responses_.forms().of(target.link());
@@ -129,6 +129,10 @@ v1::SaveAnswerResponse MediaAnswers::upload(ResponsesStore& store, BlobStore& bl
   const std::string& key = question.field_key;
   const int64_t size = totalSize(content);
   if (size == 0) invalid(key, "is an empty upload");
+  if (header.size_bytes() > 0 && header.size_bytes() != size) {
+    invalid(key, "arrived incomplete (" + std::to_string(size) + " of " +
+                     std::to_string(header.size_bytes()) + " bytes)");
+  }
   Stored upload;
   upload.blob.uuid = newUuid();
   upload.blob.workspace_uuid = form->workspaceUuid();
@@ -167,9 +171,7 @@ v1::SaveAnswerResponse MediaAnswers::upload(ResponsesStore& store, BlobStore& bl
     upload.blob.file_name = "recording";
     upload.duration = audio.duration_seconds;
   }
-  v1::SaveAnswerResponse response;
-  *response.mutable_answer() = save(store, blobs, target, upload, content);
-  return response;
+  return save(store, blobs, target, upload, content);
 }
 
 v1::Answer MediaAnswers::saveLiveRecording(ResponsesStore& store, BlobStore& blobs,
@@ -256,7 +258,16 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
       log::warn("replaced_blob_kept", {{"blob_uuid", *replaced}, {"error", e.what()}});
     }
   }
-  if (transcribe && queued_) queued_();
+  if (transcribe) {
+    try {
+      blobs.transcribeNow(upload.blob.workspace_uuid, upload.blob.uuid);
+      if (queued_) queued_();
+    } catch (const std::exception& e) {
+      // Saved all the same: the job comes due by itself a little later.
+      log::warn("transcription_not_hastened",
+                {{"blob_uuid", upload.blob.uuid}, {"error", e.what()}});
+    }
+  }
   return saved;
 }
 

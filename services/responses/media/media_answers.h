@@ -32,9 +32,8 @@ class MediaAnswers {
   // 404 as any call on a response; INVALID_ANSWER for a question that takes no such upload,
   // a type the question does not allow, content that is not what it claims, a recording that
   // cannot be decoded or is too long; PAYLOAD_TOO_LARGE over the question's or the API's limit.
-  v1::SaveAnswerResponse upload(ResponsesStore& store, BlobStore& blobs,
-                                const v1::MediaUploadHeader& header,
-                                const std::vector<std::string_view>& content);
+  v1::Answer upload(ResponsesStore& store, BlobStore& blobs, const v1::MediaUploadHeader& header,
+                    const std::vector<std::string_view>& content);
 
   // Saves a recording made with live transcription: its samples (16 kHz mono) are stored as a
   // WAV, and `transcription` with it.

@@ -31,11 +31,12 @@ grpc::Status busy() {
   return grpckit::toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy."));
 }
 
-class UploadReactor final : public grpc::ServerReadReactor<v1::MediaUpload> {
+class UploadReactor final : public grpc::ServerReadReactor<v1::UploadAnswerMediaRequest> {
  public:
-  UploadReactor(MediaAnswers& media, PgPool& pool, Counters& counters, std::string request_id,
-                v1::SaveAnswerResponse* response)
-      : media_(media),
+  UploadReactor(grpc::CallbackServerContext* context, MediaAnswers& media, PgPool& pool,
+                Counters& counters, std::string request_id, v1::UploadAnswerMediaResponse* response)
+      : context_(context),
+        media_(media),
         pool_(pool),
         counters_(counters),
         request_id_(std::move(request_id)),
@@ -44,7 +45,14 @@ class UploadReactor final : public grpc::ServerReadReactor<v1::MediaUpload> {
   }
 
   void OnReadDone(bool ok) override {
-    if (!ok) return process();
+    // Not ok: the gateway finished sending, or the call was cancelled (a cut upload is no
+    // answer).
+    if (!ok) {
+      if (context_->IsCancelled()) {
+        return finish(grpc::Status(grpc::StatusCode::CANCELLED, "the upload was cancelled"));
+      }
+      return process();
+    }
     if (message_.has_header()) {
       header_ = std::move(*message_.mutable_header());
     } else {
@@ -67,7 +75,7 @@ class UploadReactor final : public grpc::ServerReadReactor<v1::MediaUpload> {
             PgResponsesStore store(session.connection());
             PgBlobStore blobs(session.connection());
             std::vector<std::string_view> content(parts_.begin(), parts_.end());
-            *response_ = media_.upload(store, blobs, header_, content);
+            *response_->mutable_answer() = media_.upload(store, blobs, header_, content);
           },
           request_id_));
     });
@@ -79,27 +87,34 @@ class UploadReactor final : public grpc::ServerReadReactor<v1::MediaUpload> {
     Finish(status);
   }
 
+  grpc::CallbackServerContext* context_;
   MediaAnswers& media_;
   PgPool& pool_;
   Counters& counters_;
   const std::string request_id_;
-  v1::SaveAnswerResponse* response_;
-  v1::MediaUpload message_;
+  v1::UploadAnswerMediaResponse* response_;
+  v1::UploadAnswerMediaRequest message_;
   v1::MediaUploadHeader header_;
   std::vector<std::string> parts_;
   int64_t bytes_ = 0;
 };
 
-// Streams a header and chunks loaded by `load` on the worker pool.
-class ChunkWriter final : public grpc::ServerWriteReactor<v1::MediaChunk> {
+// Streams a header and chunks loaded by `load` on the worker pool, each as a `Response`.
+template <class Response>
+class ChunkWriter final : public grpc::ServerWriteReactor<Response> {
  public:
   using Load = std::function<void(PgSession&, std::vector<v1::MediaChunk>&)>;
 
   ChunkWriter(PgPool& pool, Counters& counters, std::string_view method, Load load)
       : counters_(counters), method_(method) {
     bool queued = pool.trySubmit([this, load = std::move(load)](PgSession& session) {
-      auto status = grpckit::guarded([&] { load(session, messages_); });
+      std::vector<v1::MediaChunk> chunks;
+      auto status = grpckit::guarded([&] { load(session, chunks); });
       if (!status.ok()) return finish(status);
+      messages_.resize(chunks.size());
+      for (std::size_t i = 0; i < chunks.size(); ++i) {
+        *messages_[i].mutable_chunk() = std::move(chunks[i]);
+      }
       next();
     });
     if (!queued) finish(busy());
@@ -114,18 +129,18 @@ class ChunkWriter final : public grpc::ServerWriteReactor<v1::MediaChunk> {
 
  private:
   void next() {
-    if (at_ < messages_.size()) return StartWrite(&messages_[at_++]);
+    if (at_ < messages_.size()) return this->StartWrite(&messages_[at_++]);
     finish(grpc::Status::OK);
   }
 
   void finish(const grpc::Status& status) {
     countCall(counters_, method_, status);
-    Finish(status);
+    this->Finish(status);
   }
 
   Counters& counters_;
   std::string method_;
-  std::vector<v1::MediaChunk> messages_;
+  std::vector<Response> messages_;
   std::size_t at_ = 0;
 };
 
@@ -137,33 +152,33 @@ void appendChunks(std::vector<v1::MediaChunk>& out, std::string_view content) {
 
 }  // namespace
 
-grpc::ServerReadReactor<v1::MediaUpload>* MediaGrpc::UploadAnswerMedia(
-    grpc::CallbackServerContext* context, v1::SaveAnswerResponse* response) {
-  return new UploadReactor(media_, pool_, counters_, requestIdOf(context), response);
+grpc::ServerReadReactor<v1::UploadAnswerMediaRequest>* MediaGrpc::UploadAnswerMedia(
+    grpc::CallbackServerContext* context, v1::UploadAnswerMediaResponse* response) {
+  return new UploadReactor(context, media_, pool_, counters_, requestIdOf(context), response);
 }
 
-grpc::ServerWriteReactor<v1::MediaChunk>* MediaGrpc::ReadMedia(
+grpc::ServerWriteReactor<v1::ReadMediaResponse>* MediaGrpc::ReadMedia(
     grpc::CallbackServerContext*, const v1::ReadMediaRequest* request) {
-  return new ChunkWriter(pool_, counters_, "ReadMedia",
-                         [request](PgSession& session, std::vector<v1::MediaChunk>& out) {
-                           PgBlobStore blobs(session.connection());
-                           out.emplace_back();
-                           auto info = blobs.read(request->workspace_uuid(), request->blob_uuid(),
-                                                  [&](std::string_view chunk) {
-                                                    out.emplace_back().set_data(std::string(chunk));
-                                                  });
-                           if (!info) throw ApiError(ErrorCode::kNotFound, "No such file.");
-                           auto* header = out.front().mutable_header();
-                           header->set_content_type(info->content_type);
-                           header->set_file_name(info->file_name);
-                           header->set_size_bytes(info->size_bytes);
-                           header->set_etag(info->sha256);
-                         });
+  return new ChunkWriter<v1::ReadMediaResponse>(
+      pool_, counters_, "ReadMedia",
+      [request](PgSession& session, std::vector<v1::MediaChunk>& out) {
+        PgBlobStore blobs(session.connection());
+        out.emplace_back();
+        auto info = blobs.read(
+            request->workspace_uuid(), request->blob_uuid(),
+            [&](std::string_view chunk) { out.emplace_back().set_data(std::string(chunk)); });
+        if (!info) throw ApiError(ErrorCode::kNotFound, "No such file.");
+        auto* header = out.front().mutable_header();
+        header->set_content_type(info->content_type);
+        header->set_file_name(info->file_name);
+        header->set_size_bytes(info->size_bytes);
+        header->set_etag(info->sha256);
+      });
 }
 
-grpc::ServerWriteReactor<v1::MediaChunk>* MediaGrpc::SpeakText(
+grpc::ServerWriteReactor<v1::SpeakTextResponse>* MediaGrpc::SpeakText(
     grpc::CallbackServerContext*, const v1::SpeakTextRequest* request) {
-  return new ChunkWriter(
+  return new ChunkWriter<v1::SpeakTextResponse>(
       pool_, counters_, "SpeakText",
       [this, request](PgSession& session, std::vector<v1::MediaChunk>& out) {
         if (request->text().empty() || request->text().size() > 10000) {
@@ -187,8 +202,8 @@ grpc::ServerWriteReactor<v1::MediaChunk>* MediaGrpc::SpeakText(
       });
 }
 
-grpc::ServerBidiReactor<v1::LiveAudio, v1::LiveTranscript>* MediaGrpc::TranscribeLive(
-    grpc::CallbackServerContext*) {
+grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse>*
+MediaGrpc::TranscribeLive(grpc::CallbackServerContext*) {
   return newLiveTranscription(media_, live_, pool_, counters_);
 }
 

@@ -19,13 +19,13 @@ class MediaGrpc final : public v1::MediaService::CallbackService {
             Counters& counters)
       : media_(media), speech_(speech), live_(live), pool_(pool), counters_(counters) {}
 
-  grpc::ServerReadReactor<v1::MediaUpload>* UploadAnswerMedia(
-      grpc::CallbackServerContext* context, v1::SaveAnswerResponse* response) override;
-  grpc::ServerWriteReactor<v1::MediaChunk>* ReadMedia(grpc::CallbackServerContext* context,
-                                                      const v1::ReadMediaRequest* request) override;
-  grpc::ServerWriteReactor<v1::MediaChunk>* SpeakText(grpc::CallbackServerContext* context,
-                                                      const v1::SpeakTextRequest* request) override;
-  grpc::ServerBidiReactor<v1::LiveAudio, v1::LiveTranscript>* TranscribeLive(
+  grpc::ServerReadReactor<v1::UploadAnswerMediaRequest>* UploadAnswerMedia(
+      grpc::CallbackServerContext* context, v1::UploadAnswerMediaResponse* response) override;
+  grpc::ServerWriteReactor<v1::ReadMediaResponse>* ReadMedia(
+      grpc::CallbackServerContext* context, const v1::ReadMediaRequest* request) override;
+  grpc::ServerWriteReactor<v1::SpeakTextResponse>* SpeakText(
+      grpc::CallbackServerContext* context, const v1::SpeakTextRequest* request) override;
+  grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse>* TranscribeLive(
       grpc::CallbackServerContext* context) override;
 
  private:

@@ -13,11 +13,18 @@ constexpr const char* kInsertBlobSql =
     "INSERT INTO responses.blobs (uuid, workspace_uuid, content_type, file_name, size_bytes,"
     "  sha256, response_uuid, field_key, transcription_link, transcription_due_at)"
     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-    "  CASE WHEN $9::bytea IS NULL THEN NULL ELSE clock_timestamp() END)";
+    "  CASE WHEN $9::bytea IS NULL THEN NULL"
+    "  ELSE clock_timestamp() + interval '30 seconds' END)";
 
 constexpr const char* kInsertChunk = "media_insert_chunk";
 constexpr const char* kInsertChunkSql =
     "INSERT INTO responses.blob_chunks (blob_uuid, seq, data) VALUES ($1, $2, $3)";
+
+constexpr const char* kTranscribeNow = "media_transcribe_now";
+constexpr const char* kTranscribeNowSql =
+    "UPDATE responses.blobs SET transcription_due_at = clock_timestamp()"
+    " WHERE workspace_uuid = $1 AND uuid = $2 AND transcription_due_at IS NOT NULL"
+    "  AND transcription_attempts = 0";
 
 constexpr const char* kSelectBlob = "media_select_blob";
 constexpr const char* kSelectBlobSql =
@@ -67,6 +74,7 @@ pqxx::binarystring bytes(std::string_view data) {
 void PgBlobStore::prepare(pqxx::connection& c) {
   c.prepare(kInsertBlob, kInsertBlobSql);
   c.prepare(kInsertChunk, kInsertChunkSql);
+  c.prepare(kTranscribeNow, kTranscribeNowSql);
   c.prepare(kSelectBlob, kSelectBlobSql);
   c.prepare(kSelectChunks, kSelectChunksSql);
   c.prepare(kDeleteBlob, kDeleteBlobSql);
@@ -131,6 +139,12 @@ std::optional<BlobInfo> PgBlobStore::read(const std::string& workspace_uuid,
 void PgBlobStore::remove(const std::string& workspace_uuid, const std::string& uuid) {
   pqxx::work tx(connection_);
   tx.exec_prepared(kDeleteBlob, workspace_uuid, uuid);
+  tx.commit();
+}
+
+void PgBlobStore::transcribeNow(const std::string& workspace_uuid, const std::string& uuid) {
+  pqxx::work tx(connection_);
+  tx.exec_prepared(kTranscribeNow, workspace_uuid, uuid);
   tx.commit();
 }
 

@@ -21,6 +21,7 @@ class PgBlobStore final : public BlobStore {
   std::optional<BlobInfo> read(const std::string& workspace_uuid, const std::string& uuid,
                                const std::function<void(std::string_view)>& chunk) override;
   void remove(const std::string& workspace_uuid, const std::string& uuid) override;
+  void transcribeNow(const std::string& workspace_uuid, const std::string& uuid) override;
 
   // A due transcription, leased for `lease` (a worker that dies gives it back then), with its
   // attempts counted; nullopt when none is due.

@@ -69,39 +69,28 @@ TranscriberPool::Lease::~Lease() {
   if (transcriber_) pool_->giveBack(std::move(transcriber_));
 }
 
-TranscriberPool::Lease TranscriberPool::borrow() {
+std::unique_ptr<TranscriberPool::Lease> TranscriberPool::tryBorrow() {
   std::unique_lock lock(mutex_);
-  returned_.wait(lock, [this] { return !free_.empty() || unmade_ > 0; });
   if (!free_.empty()) {
     auto t = std::move(free_.back());
     free_.pop_back();
-    return Lease(*this, std::move(t));
+    return std::make_unique<Lease>(*this, std::move(t));
   }
-  // Made on first use, outside the lock: loading takes a moment.
+  if (unmade_ == 0) return nullptr;
   --unmade_;
   lock.unlock();
   try {
-    return Lease(*this, std::make_unique<Transcriber>(model_));
+    return std::make_unique<Lease>(*this, std::make_unique<Transcriber>(model_));
   } catch (...) {
-    std::lock_guard again(mutex_);
+    lock.lock();
     ++unmade_;
-    returned_.notify_one();
     throw;
   }
-}
-
-std::unique_ptr<TranscriberPool::Lease> TranscriberPool::tryBorrow() {
-  {
-    std::lock_guard lock(mutex_);
-    if (free_.empty() && unmade_ == 0) return nullptr;
-  }
-  return std::make_unique<Lease>(borrow());
 }
 
 void TranscriberPool::giveBack(std::unique_ptr<Transcriber> t) {
   std::lock_guard lock(mutex_);
   free_.push_back(std::move(t));
-  returned_.notify_one();
 }
 
 }  // namespace feedback::responses

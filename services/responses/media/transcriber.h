@@ -2,9 +2,8 @@
 // Speech to text with PocketSphinx (its US English acoustic model, language model and
 // dictionary from Debian's pocketsphinx-en-us). A decoder is not thread-safe and takes a
 // moment and some 30 MB to load, so a Transcriber holds one and is used by one thread at a
-// time; TranscriberPool lends them out.
+// time; TranscriberPool lends them out (live transcription: one per stream).
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -39,7 +38,7 @@ class Transcriber {
   void* decoder_ = nullptr;  // ps_decoder_t
 };
 
-// A fixed number of transcribers; borrow() waits for a free one.
+// At most a fixed number of transcribers, made on first use.
 class TranscriberPool {
  public:
   TranscriberPool(const TranscriberModel& model, int size);
@@ -57,15 +56,13 @@ class TranscriberPool {
     std::unique_ptr<Transcriber> transcriber_;
   };
 
-  Lease borrow();
-  // Nullopt-like: an empty lease when none is free now.
+  // A lease at once, or null when every transcriber is lent out; never waits.
   std::unique_ptr<Lease> tryBorrow();
 
  private:
   void giveBack(std::unique_ptr<Transcriber> t);
   const TranscriberModel model_;
   std::mutex mutex_;
-  std::condition_variable returned_;
   std::vector<std::unique_ptr<Transcriber>> free_;
   int unmade_;
 };

@@ -14,14 +14,28 @@ const storeKey = `feedback-response:${slug}`;
 const questions = form.questions.map((q) => ({ ...q, type: q.response_type }));
 const settings = form.settings || {};
 
+const saved = load();
 const state = {
-  session: load(),
-  answers: {},     // typed values by field_key
-  media: {},       // stored file and recording answers by field_key
-  pending: new Map(), // field_key -> promise of its save
+  session: saved && saved.uuid ? { uuid: saved.uuid, token: saved.token } : null,
+  // Typed values by field_key, as last saved here (a reload shows them again).
+  answers: Object.assign(Object.create(null), saved?.answers || {}),
+  media: Object.create(null), // stored file and recording answers by field_key
+  pending: new Set(), // saves and uploads under way
+  chains: new Map(), // field_key -> its latest save: saves of one answer go in order
   timers: new Map(),
   sections: new Map(),
 };
+
+function has(object, key) {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+// Work that must end before a submit (saves and uploads).
+function track(promise) {
+  state.pending.add(promise);
+  promise.finally(() => state.pending.delete(promise));
+  return promise;
+}
 
 function load() {
   try {
@@ -91,7 +105,12 @@ async function call(method, path, body, headers = {}) {
     throw new ApiError(0, { error: { message: "You seem to be offline. Your answer will be saved when you are back." } });
   }
   const text = await response.text();
-  const json = text ? JSON.parse(text) : null;
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // A proxy's error page, not the API's.
+  }
   if (!response.ok) throw new ApiError(response.status, json);
   return json;
 }
@@ -110,23 +129,26 @@ async function started() {
   return starting;
 }
 
-// A saved response that can no longer change (submitted elsewhere, or gone): a new one starts.
+// A response kept from an earlier visit that is gone (expired, or submitted from another
+// tab): a new one starts and the answers given so far are saved into it.
 function forgetSession(error) {
-  if (error.status === 404 || error.code === "RESPONSE_ALREADY_SUBMITTED") {
-    state.session = null;
-    persist();
-    return true;
-  }
-  return false;
+  const gone = error.status === 404 && error.message === "No such response.";
+  if (!gone && error.code !== "RESPONSE_ALREADY_SUBMITTED") return false;
+  state.session = null;
+  persist();
+  return true;
 }
 
-async function onResponse(work) {
+async function onResponse(work, { replay = true } = {}) {
   await started();
   try {
     return await work(state.session);
   } catch (error) {
-    if (!forgetSession(error)) throw error;
-    await started();
+    if (!replay || !forgetSession(error)) throw error;
+    const s = await started();
+    for (const [key, value] of Object.entries(state.answers)) {
+      await call("PUT", `${base}/responses/${s.uuid}/answers/${key}/`, { value }).catch(() => {});
+    }
     return work(state.session);
   }
 }
@@ -157,13 +179,18 @@ function setAnswer(key, value, { delay = 0 } = {}) {
   persist();
   refresh();
   clearTimeout(state.timers.get(key));
-  const save = () => {
-    const promise = saveNow(key, value);
-    state.pending.set(key, promise);
-    promise.finally(() => state.pending.get(key) === promise && state.pending.delete(key));
-  };
-  if (delay) state.timers.set(key, setTimeout(save, delay));
-  else save();
+  state.timers.delete(key);
+  if (delay) state.timers.set(key, setTimeout(() => save(key), delay));
+  else save(key);
+}
+
+// Saves the answer's current value after any save of it still under way.
+function save(key) {
+  state.timers.delete(key);
+  const previous = state.chains.get(key) || Promise.resolve();
+  const next = previous.then(() => saveNow(key, has(state.answers, key) ? state.answers[key] : null));
+  state.chains.set(key, next);
+  return track(next);
 }
 
 async function saveNow(key, value) {
@@ -182,15 +209,11 @@ async function saveNow(key, value) {
 }
 
 async function flushSaves() {
-  for (const [key, timer] of state.timers) {
+  for (const [key, timer] of [...state.timers]) {
     clearTimeout(timer);
-    if (!state.pending.has(key)) {
-      const value = key in state.answers ? state.answers[key] : null;
-      state.pending.set(key, saveNow(key, value));
-    }
+    save(key);
   }
-  state.timers.clear();
-  await Promise.allSettled([...state.pending.values()]);
+  while (state.pending.size) await Promise.allSettled([...state.pending]);
 }
 
 function showFollowUp(key, prompt) {
@@ -329,7 +352,8 @@ function fileControl(q) {
   const id = `input-${q.field_key}`;
   const input = el("input", { type: "file", id, accept: (c.allowed_types || []).join(",") || null, "aria-describedby": `error-${q.field_key}` });
   const limitMb = Math.min(Number(c.max_size_mb || 25), 25);
-  input.addEventListener("change", async () => {
+  input.addEventListener("change", () => track(upload()));
+  async function upload() {
     const file = input.files[0];
     if (!file) return;
     if (file.size > limitMb * 1024 * 1024) {
@@ -351,7 +375,7 @@ function fileControl(q) {
       showSaved(q.field_key, "");
       showError(q.field_key, error.details?.[q.field_key] ? `This file ${error.details[q.field_key]}.` : error.message);
     }
-  });
+  }
   return input;
 }
 
@@ -387,7 +411,8 @@ function clock(seconds) {
 function voiceControl(q) {
   const c = config(q);
   const key = q.field_key;
-  const maxSeconds = Number(c.max_duration || 120);
+  // At most what 10 MiB of 16 kHz WAV holds (the API's limit for a recording).
+  const maxSeconds = Math.min(Number(c.max_duration || 120), 320);
   const typed = q.type === "voice_text_fallback" || q.fallback_to_text !== false;
   const box = el("div", { class: "voice" });
   const record = el("button", { type: "button", class: "record", "aria-pressed": "false", text: "Record your answer" });
@@ -399,6 +424,7 @@ function voiceControl(q) {
   const textBox = typed ? el("div", { class: "typed", hidden: true }, textLabel, textArea) : null;
   const switchButton = typed ? el("button", { type: "button", class: "link", text: "Type instead" }) : null;
   let recording = null;
+  let starting = false;
 
   function useText(reason) {
     if (!textBox) return;
@@ -422,9 +448,18 @@ function voiceControl(q) {
       return typed ? useText("No microphone could be used: please type your answer.") : (live.textContent = "No microphone could be used.");
     }
     const context = new AudioContext();
-    await context.audioWorklet.addModule(app.dataset.worklet);
-    const source = context.createMediaStreamSource(stream);
-    const node = new AudioWorkletNode(context, "recorder-16k");
+    let node;
+    let source;
+    try {
+      await context.resume();
+      await context.audioWorklet.addModule(app.dataset.worklet);
+      source = context.createMediaStreamSource(stream);
+      node = new AudioWorkletNode(context, "recorder-16k");
+    } catch (error) {
+      stream.getTracks().forEach((t) => t.stop());
+      await context.close();
+      throw error;
+    }
     const chunks = [];
     let socket = null;
     if (settings.live_transcription) socket = await openLive(key, live);
@@ -443,8 +478,12 @@ function voiceControl(q) {
     live.textContent = settings.live_transcription ? "Listening…" : "Recording…";
   }
 
-  async function stop() {
+  function stop() {
     if (!recording) return;
+    return track(finish());
+  }
+
+  async function finish() {
     const { stream, context, node, chunks, socket } = recording;
     recording = null;
     node.port.onmessage = null;
@@ -474,7 +513,14 @@ function voiceControl(q) {
     }
   }
 
-  record.addEventListener("click", () => (recording ? stop() : start().catch((e) => showError(key, e.message))));
+  record.addEventListener("click", () => {
+    if (recording) return stop();
+    if (starting) return;
+    starting = true;
+    start()
+      .catch((e) => showError(key, e.message))
+      .finally(() => (starting = false));
+  });
   box.append(el("div", { class: "recorder" }, record, timer), live, playback);
   if (switchButton) box.append(switchButton);
   if (textBox) box.append(textBox);
@@ -584,14 +630,14 @@ function questionSection(q, number) {
 }
 
 function valueFor(q) {
-  if (q.field_key in state.media) return "(uploaded)";
-  return state.answers[q.field_key] ?? null;
+  if (has(state.media, q.field_key)) return "(uploaded)";
+  return has(state.answers, q.field_key) ? state.answers[q.field_key] : null;
 }
 
 function refresh() {
   const answers = {};
   for (const q of questions) {
-    if (q.field_key in state.answers) answers[q.field_key] = state.answers[q.field_key];
+    if (has(state.answers, q.field_key)) answers[q.field_key] = state.answers[q.field_key];
   }
   const { shown, calculated } = evaluateForm(questions, answers);
   let total = 0;
@@ -623,9 +669,16 @@ async function submit(event) {
   announce("Sending your answers…");
   try {
     await flushSaves();
-    await onResponse((s) => call("POST", `${base}/responses/${s.uuid}/submit/`, {}));
+    // One submit per response, whatever happens to its answer on the way back; a response
+    // already submitted (an earlier click whose answer was lost) is done, not started anew.
+    await onResponse(
+      (s) => call("POST", `${base}/responses/${s.uuid}/submit/`, {}, { "Idempotency-Key": `submit-${s.uuid}` }),
+      { replay: false },
+    ).catch((error) => {
+      if (error.code !== "RESPONSE_ALREADY_SUBMITTED") throw error;
+    });
     state.session = null;
-    state.answers = {};
+    state.answers = Object.create(null);
     persist();
     thankYou();
   } catch (error) {

@@ -38,6 +38,10 @@ class FakeBlobs final : public feedback::responses::BlobStore {
     chunk(it->second.content);
     return it->second.info;
   }
+  std::vector<std::string> hastened;
+  void transcribeNow(const std::string&, const std::string& uuid) override {
+    hastened.push_back(uuid);
+  }
   void remove(const std::string& ws, const std::string& uuid) override {
     auto it = blobs.find(uuid);
     if (it != blobs.end() && it->second.info.workspace_uuid == ws) blobs.erase(it);
@@ -63,9 +67,9 @@ struct MediaFixture : Fixture {
                                   R"({"allowed_types": ["application/pdf"], "max_size_mb": 1})");
   }
 
-  v1::SaveAnswerResponse upload(const v1::StartResponseResponse& s, const char* key,
-                                v1::MediaKind kind, const std::string& body, const char* type,
-                                std::string token = {}) {
+  v1::Answer upload(const v1::StartResponseResponse& s, const char* key, v1::MediaKind kind,
+                    const std::string& body, const char* type, std::string token = {},
+                    int64_t declared = 0) {
     v1::MediaUploadHeader h;
     auto* t = h.mutable_target();
     *t->mutable_link() = link;
@@ -75,6 +79,7 @@ struct MediaFixture : Fixture {
     h.set_kind(kind);
     h.set_content_type(type);
     h.set_file_name("C:\\Users\\ada\\invoice.pdf");
+    h.set_size_bytes(declared);
     return media.upload(store, blobs, h, {body});
   }
 };
@@ -84,7 +89,7 @@ struct MediaFixture : Fixture {
 TEST_CASE("media: a file is stored and answers with a marker in place of its address", "[media]") {
   MediaFixture f;
   auto s = f.start();
-  auto a = f.upload(s, "doc", v1::MEDIA_KIND_FILE, kPdf, "application/pdf").answer();
+  auto a = f.upload(s, "doc", v1::MEDIA_KIND_FILE, kPdf, "application/pdf");
   auto value = boost::json::parse(a.value_json()).as_object();
   CHECK(value.at("file_name") == "invoice.pdf");
   CHECK(value.at("content_type") == "application/pdf");
@@ -132,9 +137,14 @@ TEST_CASE("media: refusals leave nothing stored", "[media]") {
   CHECK(failure([&] {
           f.upload(s, "said", K::MEDIA_KIND_AUDIO, silence(1), "audio/wav", "bad");
         }).first == ErrorCode::kNotFound);
+  // Cut short on the way: fewer bytes than were declared.
+  CHECK(failure([&] {
+          f.upload(s, "doc", K::MEDIA_KIND_FILE, kPdf, "application/pdf", {},
+                   static_cast<int64_t>(kPdf.size()) + 100);
+        }).first == ErrorCode::kInvalidAnswer);
   CHECK(failure([&] { f.upload(s, "nope", K::MEDIA_KIND_AUDIO, silence(1), "audio/wav"); }).first ==
         ErrorCode::kNotFound);
-  // A file's value is uploaded, never typed.
+  // A typed file value may name a file elsewhere, never a stored one: a marker is no address.
   CHECK(failure([&] {
           f.save(s, "doc",
                  R"({"file_name": "a.pdf", "content_type": "application/pdf", "size_bytes": 1,
@@ -150,12 +160,14 @@ TEST_CASE("media: a recording answers a required voice question and is transcrib
           "[media]") {
   MediaFixture f;
   auto s = f.start();
-  auto a = f.upload(s, "said", v1::MEDIA_KIND_AUDIO, silence(2.5), "audio/wav").answer();
+  auto a = f.upload(s, "said", v1::MEDIA_KIND_AUDIO, silence(2.5), "audio/wav");
   CHECK(a.duration() == Approx(2.5));
   CHECK_FALSE(a.has_transcription());
   CHECK(a.value_json().empty());
   CHECK(f.queued == 1);
   const std::string blob = *feedback::responses::blobOfAnswer(a);
+  // Due only once the answer that holds it is saved.
+  CHECK(f.blobs.hastened == std::vector<std::string>{blob});
   REQUIRE(f.blobs.blobs.at(blob).job);
   const TranscriptionJob job = *f.blobs.blobs.at(blob).job;
   CHECK(job.response_uuid == s.uuid());
@@ -179,10 +191,10 @@ TEST_CASE("media: a new recording replaces the old, whose transcription then cha
           "[media]") {
   MediaFixture f;
   auto s = f.start();
-  auto first = f.upload(s, "said", v1::MEDIA_KIND_AUDIO, silence(1), "audio/wav").answer();
+  auto first = f.upload(s, "said", v1::MEDIA_KIND_AUDIO, silence(1), "audio/wav");
   const std::string old_blob = *feedback::responses::blobOfAnswer(first);
   const TranscriptionJob old_job = *f.blobs.blobs.at(old_blob).job;
-  auto second = f.upload(s, "said", v1::MEDIA_KIND_AUDIO, silence(2), "audio/wav").answer();
+  auto second = f.upload(s, "said", v1::MEDIA_KIND_AUDIO, silence(2), "audio/wav");
   CHECK(second.uuid() == first.uuid());
   CHECK(f.blobs.blobs.count(old_blob) == 0);
   CHECK_FALSE(f.media.applyTranscription(f.store, old_job, "stale words"));
