@@ -17,6 +17,8 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
       std::chrono::milliseconds(env.integer("GATEWAY_READ_TIMEOUT_MS", 30000, 100, 600000));
   c.api.max_connections =
       static_cast<std::size_t>(env.integer("GATEWAY_MAX_CONNECTIONS", 20000, 1, 1000000));
+  c.api.large_body_budget =
+      static_cast<std::size_t>(env.integer("UPLOAD_BUDGET_MIB", 256, 1, 65536)) * 1024 * 1024;
   c.admin.port = env.integer("ADMIN_PORT", 9090, 0, 65535);
   c.admin.address = c.api.address;
   c.tokens = env.address("TOKENS_ADDR", "127.0.0.1:50051");

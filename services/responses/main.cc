@@ -8,6 +8,7 @@
 #include "services/responses/ai_settings.h"
 #include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/facts_backfill.h"
+#include "services/responses/media/blob_collector.h"
 #include "services/responses/media/media_grpc.h"
 #include "services/responses/media/media_settings.h"
 #include "services/responses/media/pg_blob_store.h"
@@ -75,6 +76,8 @@ int main() {
         });
         media.transcription.database_url = r.basics.database_url;
         transcriptions.emplace(media.transcription, media_answers, r.counters);
+        responses::BlobCollector blob_collector(r.basics.database_url, r.counters,
+                                                media.blob_collection);
         responses::SpeechSynthesizer speech;
         responses::TranscriberPool live(media.transcription.model, media.live_streams);
         responses::MediaGrpc media_adapter(media_answers, speech, live, r.pool, r.counters);

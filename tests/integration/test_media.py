@@ -7,7 +7,7 @@ import urllib.parse
 import uuid
 
 import media_files
-from harness import ENV, Workspace, expect, intake, request, sql, test, wait_until
+from harness import ENV, ExtraProcess, Workspace, dispatch_paused, expect, intake, request, sql, test, wait_until
 
 MIB = 1024 * 1024
 
@@ -63,6 +63,7 @@ def _transcribed(ws, link, response_uuid, key="said", timeout=30):
 # --- files -----------------------------------------------------------------------------------
 
 @test
+@dispatch_paused
 def file_upload_round_trip_and_chunks():
     ws = Workspace()
     _files_link(ws, max_size_mb=5)
@@ -83,6 +84,53 @@ def file_upload_round_trip_and_chunks():
     assert rows == [["12", str(256 * 1024), str(len(body))]], rows
     rec = expect(ws.submit("files", st), 200)
     assert _answer(rec, "doc")["value"]["size_bytes"] == len(body), rec
+    # The submitted event carries a signed address of its own.
+    payload = json.loads(sql(f"SELECT payload FROM responses.outbox WHERE response_uuid = '{st['uuid']}' "
+                             "AND type = 'response.submitted'")[0][0])
+    sent = next(a for a in payload["data"]["response"]["answers"] if a["field_key"] == "doc")["value"]["url"]
+    assert f"/media/{blob}?expires=" in sent and "signature=" in sent, sent
+    assert _get(sent).body == body
+
+
+@test
+def uploads_share_a_memory_budget():
+    ws = Workspace()
+    _files_link(ws, max_size_mb=5)
+    st = ws.start("files")
+    with ExtraProcess("gateway", log_name="gateway-budget", UPLOAD_BUDGET_MIB="1") as gw:
+        def send(size):
+            return intake(ws.info["host"], "POST", f"/i/files/responses/{st['uuid']}/files/doc/",
+                          token=st["token"], body=media_files.pdf(size), gateway=f"127.0.0.1:{gw.port}",
+                          headers={"Content-Type": "application/pdf", "X-File-Name": "a.pdf"})
+        r = send(2 * MIB)
+        expect(r, 503, "SERVICE_UNAVAILABLE")
+        assert r.header("Retry-After"), "a refused upload says when to come back"
+        expect(send(MIB // 2), 200)
+
+
+@test
+def blobs_no_answer_holds_are_deleted():
+    ws = Workspace()
+    _voice_link(ws, slug="gc")
+    kept, replaced, open_ = ws.start("gc"), ws.start("gc"), ws.start("gc")
+
+    def record(st):
+        a = expect(_upload(ws, "gc", st, "said", media_files.wav(1.0), "audio/wav", kind="audio"), 200)
+        return a["audio_url"].split("/media/")[1].split("?")[0]
+    kept_blob, old_blob, open_blob = record(kept), record(replaced), record(open_)
+    expect(ws.submit("gc", kept), 200)
+    # A typed answer replaces the recording, whose blob no answer holds any more.
+    expect(ws.answer("gc", replaced, "said", "typed after all"), 200)
+    wait_until(lambda: sql("SELECT count(*) FROM responses.blobs WHERE transcription_due_at IS NOT NULL "
+                           f"AND workspace_uuid = '{ws.uuid}'") == [["0"]], what="transcriptions")
+    sql(f"UPDATE responses.blobs SET created_at = created_at - interval '2 hours' "
+        f"WHERE workspace_uuid = '{ws.uuid}'")
+    with ExtraProcess("responses", log_name="responses-collector", BLOB_COLLECTION_MS="200"):
+        wait_until(lambda: sql(f"SELECT count(*) FROM responses.blobs WHERE uuid = '{old_blob}'") == [["0"]],
+                   what="the replaced recording deleted")
+        wait_until(lambda: sql(f"SELECT kept FROM responses.blobs WHERE uuid = '{kept_blob}'") == [["t"]],
+                   what="the submitted recording kept")
+    assert sql(f"SELECT kept FROM responses.blobs WHERE uuid = '{open_blob}'") == [["f"]], "an open answer's stays"
 
 
 @test

@@ -96,6 +96,13 @@ class WebSocketSession final : public WebSocketPeer,
     handler_ = factory(shared_from_this());
     ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return self->closed();
+      // What the handler sent meanwhile waited for the handshake's answer to go first.
+      self->accepted_ = true;
+      if (!self->outbox_.empty()) {
+        self->doWrite();
+      } else if (self->closing_) {
+        self->doClose();
+      }
       self->doRead();
     });
   }
@@ -105,7 +112,7 @@ class WebSocketSession final : public WebSocketPeer,
       if (self->done_) return;
       if (self->outbox_.size() >= kMaxWebSocketBacklog) return self->abort();
       self->outbox_.push_back(std::move(text));
-      if (!self->writing_) self->doWrite();
+      if (self->accepted_ && !self->writing_) self->doWrite();
     });
   }
 
@@ -114,7 +121,7 @@ class WebSocketSession final : public WebSocketPeer,
       if (self->done_) return;
       self->closing_ = true;
       self->close_reason_ = reason;
-      if (!self->writing_) self->doClose();
+      if (self->accepted_ && !self->writing_) self->doClose();
     });
   }
 
@@ -169,6 +176,7 @@ class WebSocketSession final : public WebSocketPeer,
   WebSocketHandler handler_;
   std::deque<std::string> outbox_;
   std::string close_reason_;
+  bool accepted_ = false;
   bool writing_ = false;
   bool closing_ = false;
   bool done_ = false;

@@ -136,6 +136,7 @@ v1::Answer MediaAnswers::upload(ResponsesStore& store, BlobStore& blobs,
   Stored upload;
   upload.blob.uuid = newUuid();
   upload.blob.workspace_uuid = form->workspaceUuid();
+  upload.blob.response_uuid = target.response_uuid();
   if (header.kind() == v1::MEDIA_KIND_FILE) {
     if (size > questions::maxFileBytes(question)) {
       tooLarge("file is larger than the question allows (" + questions::fileLimitText(question) +
@@ -182,6 +183,7 @@ v1::Answer MediaAnswers::saveLiveRecording(ResponsesStore& store, BlobStore& blo
   const auto form = responses_.forms().of(target.link());
   Stored upload;
   upload.blob = {newUuid(), form->workspaceUuid(), "audio/wav", "recording"};
+  upload.blob.response_uuid = target.response_uuid();
   upload.duration = static_cast<double>(samples.size()) / kRecogniserSampleRate;
   upload.transcription = transcription;
   const std::string wav = wavOf(samples);

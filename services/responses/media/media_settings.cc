@@ -17,6 +17,8 @@ MediaSettings readMediaSettings(Env& env) {
   s.live_streams = env.integer("LIVE_TRANSCRIPTIONS", 2, 0, 256);
   s.transcription.model.directory =
       env.text("POCKETSPHINX_MODEL_DIR", "/usr/share/pocketsphinx/model/en-us");
+  s.blob_collection =
+      std::chrono::milliseconds(env.integer("BLOB_COLLECTION_MS", 600000, 100, 86400000));
   return s;
 }
 

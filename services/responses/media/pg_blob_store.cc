@@ -95,11 +95,11 @@ void PgBlobStore::put(const BlobInfo& info, const std::vector<std::string_view>&
   pqxx::work tx(connection_);
   if (transcribe) {
     tx.exec_prepared(kInsertBlob, info.uuid, info.workspace_uuid, info.content_type, info.file_name,
-                     size, hash.hex(), transcribe->response_uuid, transcribe->field_key,
+                     size, hash.hex(), info.response_uuid, transcribe->field_key,
                      bytes(transcribe->link));
   } else {
     tx.exec_prepared(kInsertBlob, info.uuid, info.workspace_uuid, info.content_type, info.file_name,
-                     size, hash.hex(), nullptr, nullptr, nullptr);
+                     size, hash.hex(), info.response_uuid, nullptr, nullptr);
   }
   // Parts are cut into chunks of at most kBlobChunkBytes, never joined.
   int seq = 0;
