@@ -1,11 +1,14 @@
 """The two README commands as a newcomer runs them: from a clone the postgres user cannot
 reach, and stopped with Ctrl-C. Each test runs a stack of its own, apart from the suite's."""
+import http.client
 import os
+import re
 import signal
 import stat
 import subprocess
 import tempfile
 import time
+import urllib.parse
 
 from harness import ROOT, test, wait_until
 
@@ -64,6 +67,16 @@ def run_leaves_nothing_behind_after_ctrl_c():
         wait_until(lambda: "Logs follow" in open(log_path).read(), timeout=240,
                    what="scripts/run to print its banner")
         assert len(session_processes(run.pid)) >= 2, "the log follower should be running"
+        # The demo link's page, as the banner names it, is the intake page.
+        page = re.search(r"Its page, in a browser on this machine: (http://\S+)", open(log_path).read())
+        assert page, "the banner names the demo link's page"
+        u = urllib.parse.urlsplit(page.group(1))
+        conn = http.client.HTTPConnection("127.0.0.1", u.port, timeout=10)
+        conn.request("GET", u.path, headers={"Host": u.netloc})
+        answer = conn.getresponse()
+        html = answer.read().decode()
+        conn.close()
+        assert answer.status == 200 and "<title>Demo: how are we doing?</title>" in html, html[:300]
         os.killpg(run.pid, signal.SIGINT)
         try:
             run.wait(timeout=60)
