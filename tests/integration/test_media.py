@@ -317,6 +317,19 @@ def live_transcription_refusals():
     assert op == 1 and message["type"] == "error", payload
     assert message["error"]["message"] == "No such response.", payload
     sock.close()
+    # Seconds of audio in one frame, as other clients send it.
+    st = ws.start("live2")
+    sock = _live(ws, "live2", st)
+    frame = media_files.pcm_of(media_files.spoken("this one frame holds several seconds of speech at once"))
+    assert len(frame) > 64 * 1024
+    sock.send(frame, binary=True)
+    sock.send(json.dumps({"type": "end"}))
+    while True:
+        op, payload = sock.receive()
+        assert op == 1, payload
+        if json.loads(payload)["type"] == "final":
+            break
+    sock.close()
     # Not a WebSocket.
     r = ws.intake("GET", f"/i/live2/responses/{st['uuid']}/live/said/?token={st['token']}")
     expect(r, 400, "VALIDATION_ERROR")

@@ -32,9 +32,9 @@ namespace {
 // getting a connection reset.
 constexpr std::size_t kMaxDrainBytes = 64 * 1024 * 1024;
 constexpr std::chrono::seconds kDrainTimeout{5};
-// A live transcription's frames are about 100 ms of 16 kHz PCM (3.2 KB); a message larger
-// than this is refused.
-constexpr std::size_t kMaxWebSocketMessage = 64 * 1024;
+// A live transcription's frames are about 100 ms of 16 kHz PCM (3.2 KB), but other clients
+// send seconds at a time; a message larger than this (some 30 s) closes the socket.
+constexpr std::size_t kMaxWebSocketMessage = 1024 * 1024;
 // Messages waiting for a client that does not read: beyond this the socket is closed.
 constexpr std::size_t kMaxWebSocketBacklog = 256;
 // A large body (an upload) may take as long as a slow phone needs to send it.
