@@ -75,6 +75,7 @@ int main() {
     const api::MediaUrls media_urls(config.secrets_key, config.public_scheme);
     addMediaRoutes(routes, backends, intake_links, media_urls);
     addPageRoutes(routes, intake_links);
+    addDocsRoutes(routes);
 
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
     PipelinedRedisReader reader(redis);

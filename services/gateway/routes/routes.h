@@ -49,5 +49,7 @@ void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links
                     const api::MediaUrls& urls);
 // The intake page, GET /i/{slug}, and its scripts and styles (page_routes.cc).
 void addPageRoutes(Routes& routes, IntakeLinks& links);
+// GET /v1/openapi.json (docs_routes.cc).
+void addDocsRoutes(Routes& routes);
 
 }  // namespace feedback::gateway
