@@ -338,6 +338,28 @@ async function main() {
       await context.close();
     });
 
+    await run("the API's documentation renders from the gateway alone", async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      // Redoc's footer asks for its logo on a CDN: the page's policy refuses it (and Redoc then
+      // hides it); anything else refused or failing is an error.
+      const logo = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+      page.on("console", (m) => m.type() === "error" && !m.text().includes(logo) && errors.push(m.text()));
+      const outside = [];
+      const local = (url) => url.startsWith(`http://127.0.0.1:${gatewayPort}/`) || url.startsWith("blob:") || url.startsWith("data:");
+      page.on("requestfinished", (r) => !local(r.url()) && outside.push(r.url()));
+      page.on("request", (r) => !local(r.url()) && r.url() !== logo && outside.push(r.url()));
+      await page.goto(`http://127.0.0.1:${gatewayPort}/v1/docs/`);
+      await page.getByRole("heading", { name: "Create a link" }).waitFor({ timeout: 20000 });
+      await page.getByRole("heading", { name: "Upload a recorded answer" }).waitFor();
+      await page.screenshot({ path: path.join(artifacts, "api-docs-1280.png") });
+      assert.deepStrictEqual(outside, [], "nothing is fetched from elsewhere");
+      assert.deepStrictEqual(errors, [], "no script errors or refused resources");
+      await context.close();
+    });
+
     await run("a paused link says so", async () => {
       await api("POST", "links/", ws.api_key, { name: "Resting", slug: "resting", status: "paused", questions: [{ prompt: "Hi", type: "text", field_key: "hi" }] });
       const context = await browser.newContext();

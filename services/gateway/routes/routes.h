@@ -49,7 +49,7 @@ void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links
                     const api::MediaUrls& urls);
 // The intake page, GET /i/{slug}, and its scripts and styles (page_routes.cc).
 void addPageRoutes(Routes& routes, IntakeLinks& links);
-// GET /v1/openapi.json (docs_routes.cc).
+// GET /v1/openapi.json and its rendering, GET /v1/docs/ (docs_routes.cc).
 void addDocsRoutes(Routes& routes);
 
 }  // namespace feedback::gateway
