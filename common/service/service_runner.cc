@@ -46,6 +46,8 @@ int serviceMain(const ServiceDefinition& definition, const std::function<void(En
   // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
   // than cores lets commits share flushes.
   basics.pool_size = env.integer("PG_POOL_SIZE", std::clamp(4 * cores, 4, 32), 1, 256);
+  // A rollout's migrations Job runs the process this way before the Deployments change.
+  const bool migrate_only = env.boolean("MIGRATE_ONLY", false);
   configure(env);
   try {
     env.check();
@@ -56,6 +58,10 @@ int serviceMain(const ServiceDefinition& definition, const std::function<void(En
 
   try {
     applyMigrations(basics.database_url, definition.name, definition.migrations);
+    if (migrate_only) {
+      log::info("migrated", {});
+      return 0;
+    }
     RedisClient redis(basics.redis.host, basics.redis.port);
     Counters counters;
     PgPool pool(basics.database_url, basics.pool_size, 4096, definition.prepare);

@@ -59,7 +59,8 @@ struct ServiceResources {
 // The whole life of a gRPC service process: its basic settings and, through `configure`, its
 // own (every problem at once; exit code 2), migrations, Redis, the PostgreSQL pool, then
 // `run`, which wires the service's parts and calls resources.serve. Exit code 1 on a fatal
-// error, 0 after a drain.
+// error, 0 after a drain. With MIGRATE_ONLY=true it applies its migrations and exits 0 (the
+// migrations Job of a rollout).
 int serviceMain(const ServiceDefinition& definition, const std::function<void(Env&)>& configure,
                 const std::function<void(ServiceResources&)>& run);
 

@@ -10,7 +10,7 @@ import tempfile
 import threading
 import time
 
-from harness import ENV, ROOT, Workspace, free_port, stack, test, wait_until
+from harness import ENV, ROOT, STACK_DIR, Workspace, free_port, stack, test, wait_until
 
 BENCH = os.path.join(ROOT, "tests", "bench")
 
@@ -98,3 +98,18 @@ def restarting_each_gateway_replica_under_load_fails_nothing():
         lost = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
         print(f"    {name}: {r['requests']} requests, {lost} failed")
         assert r["requests"] > 100 and lost == 0, r
+
+
+@test
+def each_service_migrates_and_exits_for_the_migrations_job():
+    with open(os.path.join(STACK_DIR, "services.env")) as f:
+        env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+    for name in ("tokens", "links", "responses", "webhooks"):
+        run_env = dict(env, MIGRATE_ONLY="true")
+        # Ports of their own: the stack's services hold theirs.
+        run_env[f"{name.upper()}_PORT"] = str(free_port())
+        run_env[f"{name.upper()}_ADMIN_PORT"] = str(free_port())
+        r = subprocess.run([os.path.join(ROOT, "build", "services", name, name)], env=run_env,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, (name, r.stdout[-500:], r.stderr[-500:])
+        assert '"event":"migrated"' in r.stdout, (name, r.stdout[-500:])
