@@ -66,7 +66,7 @@ function check(name, objects) {
     problems.push("an Ingress for the API and the intake hosts, to the gateway");
   }
   const job = of("Job").find((j) => j.metadata.name === "migrations");
-  if (!job) problems.push("no migrations Job");
+  if (!job || job.metadata.labels?.app !== "migrations") problems.push("no migrations Job labelled app=migrations (applied first)");
   else {
     const pod = job.spec.template.spec;
     const all = [...(pod.initContainers || []), ...pod.containers];
