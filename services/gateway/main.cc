@@ -79,16 +79,16 @@ int main() {
 
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
     PipelinedRedisReader reader(redis);
-    RateLimiter limiter(reader, metrics, config.rate_limits,
-                        ClientAddresses(config.trusted_proxies));
+    const ClientAddresses clients(config.trusted_proxies);
+    RateLimiter limiter(reader, metrics, config.rate_limits, clients);
     RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout,
                                         admissions);
     std::unique_ptr<HttpServer> api_server;
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));
-    stages.push_back(
-        std::make_unique<CredentialsStage>(authenticator, hosts, reader, revoked, admissions));
+    stages.push_back(std::make_unique<CredentialsStage>(authenticator, hosts, reader, revoked,
+                                                        admissions, clients));
     stages.push_back(std::make_unique<RateLimitStage>(limiter));
     stages.push_back(std::make_unique<ScopeStage>());
     stages.push_back(std::make_unique<MediaLinksStage>(media_urls));

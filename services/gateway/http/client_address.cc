@@ -81,6 +81,14 @@ bool ClientAddresses::trusted(std::string_view address) const {
   return false;
 }
 
+std::string_view ClientAddresses::hostOf(const HttpRequest& request) const {
+  std::string_view forwarded = request.header("x-forwarded-host");
+  if (forwarded.empty() || !trusted(request.remote_address)) return request.header("host");
+  forwarded = forwarded.substr(0, forwarded.find(','));
+  while (!forwarded.empty() && forwarded.back() == ' ') forwarded.remove_suffix(1);
+  return forwarded.empty() ? request.header("host") : forwarded;
+}
+
 std::string ClientAddresses::of(const HttpRequest& request) const {
   std::string client = request.remote_address;
   if (!trusted(client)) return client;

@@ -23,6 +23,9 @@ class ClientAddresses {
   explicit ClientAddresses(const std::vector<std::string>& trusted = {});
 
   std::string of(const HttpRequest& request) const;
+  // The host the client asked for: Host, or when the peer is a trusted proxy that names it,
+  // the first X-Forwarded-Host (a proxy that rewrites Host keeps the original there).
+  std::string_view hostOf(const HttpRequest& request) const;
   bool trusted(std::string_view address) const;
 
  private:

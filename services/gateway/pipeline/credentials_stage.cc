@@ -117,7 +117,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
 }
 
 void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
-  hosts_.resolve(ctx->request.header("host"), [this, ctx, chain](WorkspaceOutcome outcome) {
+  hosts_.resolve(clients_.hostOf(ctx->request), [this, ctx, chain](WorkspaceOutcome outcome) {
     switch (outcome.kind) {
       case WorkspaceOutcome::Kind::kUnknown:
         return chain.reply(errorResponse(

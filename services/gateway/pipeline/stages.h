@@ -44,9 +44,15 @@ class RouteStage final : public Stage {
 class CredentialsStage final : public Stage {
  public:
   // `limiter`: whose admission joins the round trip; null when rate limits are off.
+  // `clients`: which proxies may name the host a client asked for (X-Forwarded-Host).
   CredentialsStage(KeyAuthenticator& keys, WorkspaceResolver& hosts, RedisReader& reader,
-                   const RevokedKeys& revoked, RateLimiter* limiter)
-      : keys_(keys), hosts_(hosts), reader_(reader), revoked_(revoked), limiter_(limiter) {}
+                   const RevokedKeys& revoked, RateLimiter* limiter, const ClientAddresses& clients)
+      : keys_(keys),
+        hosts_(hosts),
+        reader_(reader),
+        revoked_(revoked),
+        limiter_(limiter),
+        clients_(clients) {}
   void decode(const ContextPtr& ctx, Chain chain) override;
   // A key revoked while its request was being processed: 401 instead of the answer.
   void encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) override;
@@ -65,6 +71,7 @@ class CredentialsStage final : public Stage {
   RedisReader& reader_;
   const RevokedKeys& revoked_;
   RateLimiter* limiter_;
+  const ClientAddresses& clients_;
 };
 
 // 429 RATE_LIMITED over the limit (sliding_window.h); the RateLimit headers on every answer

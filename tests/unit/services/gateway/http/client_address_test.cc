@@ -52,3 +52,25 @@ TEST_CASE("client address: a malformed trusted list is refused at start-up", "[h
   CHECK(feedback::gateway::splitList(" 10.0.0.0/8, ,::1 ") ==
         std::vector<std::string>{"10.0.0.0/8", "::1"});
 }
+
+TEST_CASE("client address: a trusted proxy may name the host the client asked for", "[http]") {
+  auto request = [](std::string peer, std::string forwarded_host) {
+    HttpRequest r;
+    r.remote_address = std::move(peer);
+    r.headers.emplace_back("host", "gateway.internal:8080");
+    if (!forwarded_host.empty())
+      r.headers.emplace_back("x-forwarded-host", std::move(forwarded_host));
+    return r;
+  };
+  ClientAddresses proxies({"10.0.0.0/8"});
+  CHECK(proxies.hostOf(request("10.1.2.3", "acme.feedback.example.com")) ==
+        "acme.feedback.example.com");
+  CHECK(proxies.hostOf(request("10.1.2.3", "acme.feedback.example.com, inner.proxy")) ==
+        "acme.feedback.example.com");
+  CHECK(proxies.hostOf(request("10.1.2.3", "")) == "gateway.internal:8080");
+  // Anyone else's is ignored: a client cannot pick another workspace this way.
+  CHECK(proxies.hostOf(request("203.0.113.7", "other.feedback.example.com")) ==
+        "gateway.internal:8080");
+  CHECK(ClientAddresses().hostOf(request("10.1.2.3", "other.example.com")) ==
+        "gateway.internal:8080");
+}

@@ -45,6 +45,7 @@ struct Fixture {
   FakeResolver hosts;
   FakeReader reader;
   RevokedKeys revoked;
+  ClientAddresses clients;
   Metrics metrics;
   ResponseFinish finish{metrics, false};
   std::unique_ptr<Pipeline> pipeline;
@@ -73,7 +74,8 @@ struct Fixture {
                {publicRoute(true, true), handler});
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));
-    stages.push_back(std::make_unique<CredentialsStage>(keys, hosts, reader, revoked, nullptr));
+    stages.push_back(
+        std::make_unique<CredentialsStage>(keys, hosts, reader, revoked, nullptr, clients));
     stages.push_back(std::make_unique<ScopeStage>());
     stages.push_back(std::make_unique<DispatchStage>([](std::function<void()> task) { task(); }));
     pipeline = std::make_unique<Pipeline>(std::move(stages), finish, std::chrono::seconds(1));

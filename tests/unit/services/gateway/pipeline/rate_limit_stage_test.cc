@@ -23,6 +23,7 @@ struct RateFixture {
   FakeReader reader;
   FeedMark feed{1, true};
   RevokedKeys revoked{[this] { return feed; }};
+  ClientAddresses clients;
   Metrics metrics;
   std::unique_ptr<RateLimiter> limiter;
   ResponseFinish finish{metrics, false};
@@ -45,7 +46,7 @@ struct RateFixture {
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));
     stages.push_back(std::make_unique<CredentialsStage>(
-        keys, hosts, reader, revoked, settings.enabled ? limiter.get() : nullptr));
+        keys, hosts, reader, revoked, settings.enabled ? limiter.get() : nullptr, clients));
     stages.push_back(std::make_unique<RateLimitStage>(*limiter));
     stages.push_back(std::make_unique<ScopeStage>());
     stages.push_back(std::make_unique<DispatchStage>([](std::function<void()> task) { task(); }));
