@@ -108,6 +108,7 @@ int main() {
     for (const auto& route : routes.all()) {
       api_options.largest_body_limit =
           std::max(api_options.largest_body_limit, route.entry.attributes.raw_body_limit);
+      metrics.routes.add(&route.entry, route.pattern(), std::string(methodName(route.method)));
     }
     api_server = std::make_unique<HttpServer>(
         api_options,

@@ -57,6 +57,7 @@ std::string Metrics::render(std::size_t open_connections) const {
   idempotency("store_failed", idempotency_store_failures);
   out += "# TYPE gateway_open_connections gauge\n";
   out += "gateway_open_connections " + std::to_string(open_connections) + "\n";
+  out += routes.render();
   return out;
 }
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "services/gateway/route_metrics.h"
+
 namespace feedback::gateway {
 
 class Metrics {
@@ -42,6 +44,8 @@ class Metrics {
   std::atomic<uint64_t> idempotency_reused{0};
   std::atomic<uint64_t> idempotency_unavailable{0};
   std::atomic<uint64_t> idempotency_store_failures{0};
+  // Per route: requests by status class and their durations (registered at start-up).
+  RouteMetrics routes;
   std::string render(std::size_t open_connections) const;
 
  private:

@@ -70,3 +70,20 @@ def services_have_health_readiness_and_metrics():
         assert f'rpc_total{{method="{method}",code="OK"}}' in text, text
         assert "pg_pool_queue_depth 0" in text and "pg_pool_healthy 1" in text, text
         assert "redis_connected 1" in text, text
+
+
+@test
+def requests_are_counted_and_timed_per_route():
+    ws = Workspace()
+    link = ws.link()
+    for _ in range(3):
+        expect(ws.call("GET", f"links/{link['uuid']}/"), 200)
+    expect(ws.call("GET", "links/no-such-thing/"), 404)
+    _, text = admin("metrics")
+    lines = {line.rsplit(" ", 1)[0]: int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines()
+             if line.startswith("gateway_route_")}
+    labels = 'route="/v1/links/{uuid}/",method="GET"'
+    assert lines.get(f'gateway_route_requests_total{{{labels},class="2xx"}}', 0) >= 3, text[-2000:]
+    assert lines.get(f'gateway_route_duration_seconds_count{{{labels}}}', 0) >= 3
+    assert lines.get(f'gateway_route_duration_seconds_bucket{{{labels},le="+Inf"}}', 0) >= 3
+    assert lines.get('gateway_route_requests_total{route="unmatched",method="any",class="4xx"}', 0) >= 1

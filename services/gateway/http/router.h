@@ -31,6 +31,13 @@ class Router {
     std::vector<Segment> kinds;
     Method method;
     Entry entry;
+
+    // As registered, e.g. "/v1/links/{uuid}/".
+    std::string pattern() const {
+      std::string out;
+      for (const auto& s : segments) out += "/" + s;
+      return out;
+    }
   };
 
   enum class Outcome { kFound, kNotFound, kRedirect, kMethodNotAllowed };

@@ -7,10 +7,10 @@ namespace feedback::gateway {
 void ResponseFinish::encode(const RequestContext& ctx, HttpResponse& response) {
   response.setHeader("X-Request-Id", ctx.request_id);
   metrics_.countResponse(response.status);
+  const auto took = std::chrono::steady_clock::now() - ctx.started;
+  metrics_.routes.observe(ctx.route, response.status, took);
   if (response.status < 500 && !access_log_) return;
-  double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ctx.started)
-          .count();
+  double ms = std::chrono::duration<double, std::milli>(took).count();
   auto fields = {log::Field("status", response.status), log::Field("method", ctx.request.method),
                  log::Field("path", ctx.request.path()), log::Field("duration_ms", ms),
                  log::Field("request_id", ctx.request_id)};
