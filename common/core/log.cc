@@ -13,6 +13,8 @@ std::string& serviceName() {
   return name;
 }
 
+thread_local std::string current_trace;
+
 void write(std::string_view level, std::string_view event, std::initializer_list<Field> fields) {
   std::string line;
   line.reserve(256);
@@ -24,6 +26,10 @@ void write(std::string_view level, std::string_view event, std::initializer_list
   appendJsonString(line, serviceName());
   line += ",\"event\":";
   appendJsonString(line, event);
+  if (!current_trace.empty()) {
+    line += ",\"trace_id\":";
+    appendJsonString(line, current_trace);
+  }
   for (const auto& f : fields) {
     line += ',';
     appendJsonString(line, f.key);
@@ -61,6 +67,14 @@ void warn(std::string_view event, std::initializer_list<Field> fields) {
 }
 void error(std::string_view event, std::initializer_list<Field> fields) {
   write("error", event, fields);
+}
+
+TraceScope::TraceScope(std::string trace_id) : previous_(std::move(current_trace)) {
+  current_trace = std::move(trace_id);
+}
+
+TraceScope::~TraceScope() {
+  current_trace = std::move(previous_);
 }
 
 void appendJsonString(std::string& out, std::string_view text) {

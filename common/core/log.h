@@ -28,6 +28,19 @@ void info(std::string_view event, std::initializer_list<Field> fields = {});
 void warn(std::string_view event, std::initializer_list<Field> fields = {});
 void error(std::string_view event, std::initializer_list<Field> fields = {});
 
+// While it lives, every line this thread writes carries "trace_id" (common/core/trace.h):
+// a request's handling sets it, so that its lines can be found together across processes.
+class TraceScope {
+ public:
+  explicit TraceScope(std::string trace_id);
+  ~TraceScope();
+  TraceScope(const TraceScope&) = delete;
+  TraceScope& operator=(const TraceScope&) = delete;
+
+ private:
+  std::string previous_;
+};
+
 // Appends `text` to `out` as a JSON string literal, quotes included.
 void appendJsonString(std::string& out, std::string_view text);
 

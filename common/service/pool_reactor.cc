@@ -3,6 +3,7 @@
 #include <pqxx/except>
 
 #include "common/core/log.h"
+#include "common/core/trace.h"
 #include "common/grpc/grpc_kit.h"
 
 namespace feedback::service {
@@ -16,6 +17,11 @@ UnaryCall::UnaryCall(grpc::CallbackServerContext* context, Counters& counters,
   if (auto it = metadata.find("x-request-id"); it != metadata.end()) {
     request_id_.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
   }
+  if (auto it = metadata.find("traceparent"); it != metadata.end()) {
+    if (auto parent = trace::parse(std::string_view(it->second.data(), it->second.size()))) {
+      trace_id_ = parent->trace_id;
+    }
+  }
 }
 
 void UnaryCall::finish(const grpc::Status& status) const {
@@ -28,6 +34,7 @@ grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& p
                                  std::function<void(PgSession&)> body) {
   UnaryCall call(context, counters, method);
   bool queued = pool.trySubmit([call, body = std::move(body)](PgSession& session) {
+    log::TraceScope traced(call.traceId());
     call.finish(grpckit::guarded(
         [&] {
           try {

@@ -19,6 +19,8 @@ class UnaryCall {
   UnaryCall(grpc::CallbackServerContext* context, Counters& counters, std::string_view method);
   grpc::ServerUnaryReactor* reactor() const { return reactor_; }
   const std::string& requestId() const { return request_id_; }
+  // The trace the caller's traceparent names; empty when it sent none.
+  const std::string& traceId() const { return trace_id_; }
   void finish(const grpc::Status& status) const;
 
  private:
@@ -26,6 +28,7 @@ class UnaryCall {
   Counters* counters_;
   std::string series_;
   std::string request_id_;
+  std::string trace_id_;
 };
 
 // Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL. Counts

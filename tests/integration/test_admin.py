@@ -1,7 +1,7 @@
 """The gateway's admin port: health, readiness, metrics."""
 import urllib.request
 
-from harness import ENV, Workspace, expect, test
+from harness import ENV, ExtraProcess, Workspace, expect, request, test
 
 
 def admin(path):
@@ -87,3 +87,22 @@ def requests_are_counted_and_timed_per_route():
     assert lines.get(f'gateway_route_duration_seconds_count{{{labels}}}', 0) >= 3
     assert lines.get(f'gateway_route_duration_seconds_bucket{{{labels},le="+Inf"}}', 0) >= 3
     assert lines.get('gateway_route_requests_total{route="unmatched",method="any",class="4xx"}', 0) >= 1
+
+
+@test
+def a_requests_trace_reaches_its_log_lines():
+    trace_id = "4bf92f3577b34da6a3ce929d0e0e4736"
+    ws = Workspace()
+    with ExtraProcess("gateway", log_name="gateway-traced", ACCESS_LOG="true") as gw:
+        r = request("GET", "/v1/tokens/", key=ws.key, gateway=f"127.0.0.1:{gw.port}",
+                    headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"})
+        expect(r, 200)
+        untraced = request("GET", "/v1/tokens/", key=ws.key, gateway=f"127.0.0.1:{gw.port}")
+        expect(untraced, 200)
+    with open(gw.log_path) as f:
+        lines = [line for line in f if '"event":"request"' in line]
+    mine = [line for line in lines if r.header("X-Request-Id") in line]
+    assert mine and f'"trace_id":"{trace_id}"' in mine[0], mine
+    # Without one, a trace of its own.
+    other = [line for line in lines if untraced.header("X-Request-Id") in line]
+    assert other and '"trace_id":"' in other[0] and trace_id not in other[0], other

@@ -1,5 +1,7 @@
 #include "services/gateway/pipeline/pipeline.h"
 
+#include "common/core/trace.h"
+
 #include <thread>
 
 #include "common/core/log.h"
@@ -42,6 +44,9 @@ void Pipeline::handle(HttpRequest request, Respond respond) const {
   ctx->deadline = std::chrono::system_clock::now() + backend_timeout_;
   ctx->request = std::move(request);
   ctx->request_id = requestIdFor(ctx->request);
+  // The client's trace continues here (this gateway's span), or one starts.
+  auto incoming = trace::parse(ctx->request.header("traceparent"));
+  ctx->trace = incoming ? trace::child(*incoming) : trace::start();
   ctx->respond = std::move(respond);
   run(ctx, 0);
 }

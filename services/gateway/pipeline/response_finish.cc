@@ -11,6 +11,7 @@ void ResponseFinish::encode(const RequestContext& ctx, HttpResponse& response) {
   metrics_.routes.observe(ctx.route, response.status, took);
   if (response.status < 500 && !access_log_) return;
   double ms = std::chrono::duration<double, std::milli>(took).count();
+  log::TraceScope traced(ctx.trace.trace_id);
   auto fields = {log::Field("status", response.status), log::Field("method", ctx.request.method),
                  log::Field("path", ctx.request.path()), log::Field("duration_ms", ms),
                  log::Field("request_id", ctx.request_id)};

@@ -29,8 +29,9 @@ void callAsync(const ContextPtr& ctx, Request request, Start start, OnOk on_ok, 
   auto call = std::make_shared<Call>();
   call->request = std::move(request);
   call->client.set_deadline(ctx->deadline);
-  // Lets the services' logs name the request.
+  // Lets the services' logs name the request and its trace.
   call->client.AddMetadata("x-request-id", ctx->request_id);
+  call->client.AddMetadata("traceparent", trace::format(ctx->trace));
   start(&call->client, &call->request, &call->response,
         [call, ctx, on_ok = std::move(on_ok), on_error = std::move(on_error)](grpc::Status status) {
           if (!status.ok()) return on_error(grpckit::fromStatus(status));

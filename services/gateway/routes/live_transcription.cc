@@ -56,6 +56,7 @@ class LiveRelay final
         shared_(std::move(shared)) {
     client_.set_deadline(std::chrono::system_clock::now() + limit);
     client_.AddMetadata("x-request-id", request_id_);
+    client_.AddMetadata("traceparent", trace::format(ctx.trace));
     media->async()->TranscribeLive(&client_, this);
     rv1::TranscribeLiveRequest first;
     *first.mutable_target() = std::move(target);

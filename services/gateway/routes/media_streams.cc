@@ -53,6 +53,7 @@ class Uploader final : public grpc::ClientWriteReactor<rv1::UploadAnswerMediaReq
 void detail::prepareCall(grpc::ClientContext& client, const RequestContext& ctx) {
   client.set_deadline(ctx.deadline);
   client.AddMetadata("x-request-id", ctx.request_id);
+  client.AddMetadata("traceparent", trace::format(ctx.trace));
 }
 
 void uploadMedia(const MediaStub& stub, const ContextPtr& ctx, rv1::MediaUploadHeader header,

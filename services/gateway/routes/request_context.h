@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/trace.h"
 #include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
 #include "services/gateway/auth/revoked_keys.h"
@@ -27,6 +28,9 @@ using RedisCommand = std::vector<std::string>;
 struct RequestContext {
   HttpRequest request;
   std::string request_id;
+  // W3C trace context: this gateway's span of the client's trace (or of a new one), passed to
+  // the services as gRPC metadata and written into the request's log lines.
+  trace::TraceParent trace;
   std::chrono::steady_clock::time_point started;
   // Deadline of every backend call made for this request.
   std::chrono::system_clock::time_point deadline;
