@@ -67,8 +67,10 @@ std::string RouteMetrics::render() const {
       out += "gateway_route_duration_seconds_bucket{" + labels + ",le=\"" + le + "\"} " +
              std::to_string(running) + "\n";
     }
-    out += "gateway_route_duration_seconds_sum{" + labels + "} " +
-           seconds(static_cast<double>(slot->sum_us.load()) / 1e6) + "\n";
+    // Microseconds, whatever the total: a sum that grows must not lose its small steps.
+    char sum[40];
+    std::snprintf(sum, sizeof sum, "%.6f", static_cast<double>(slot->sum_us.load()) / 1e6);
+    out += "gateway_route_duration_seconds_sum{" + labels + "} " + sum + "\n";
     out += "gateway_route_duration_seconds_count{" + labels + "} " + std::to_string(running) + "\n";
   }
   return out;

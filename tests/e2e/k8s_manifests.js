@@ -58,13 +58,33 @@ function check(name, objects) {
   for (const p of ["gateway", "webhooks"]) {
     if (!of("HorizontalPodAutoscaler").some((h) => h.spec.scaleTargetRef.name === p)) problems.push(`${p}: no autoscaler`);
   }
-  const guarded = new Set(of("NetworkPolicy").flatMap((n) => n.spec.podSelector.matchExpressions?.flatMap((e) => e.values) || []));
-  for (const s of SERVICES) if (!guarded.has(s)) problems.push(`${s}: gRPC port open to every pod`);
+  // Who may reach each service's gRPC port: the gateway and admin jobs, and for webhooks also
+  // the links service; nobody else.
+  const allowedFor = (s) => (s === "webhooks" ? ["gateway", "links"] : ["gateway"]);
+  for (const s of SERVICES) {
+    const policies = of("NetworkPolicy").filter((n) => {
+      const sel = n.spec.podSelector;
+      return sel.matchLabels?.app === s || sel.matchExpressions?.some((e) => e.key === "app" && e.values.includes(s));
+    });
+    if (!policies.length) { problems.push(`${s}: gRPC port open to every pod`); continue; }
+    const grpcFrom = policies.flatMap((n) => n.spec.ingress.filter((i) => i.ports?.some((p) => p.port === "grpc")))
+      .flatMap((i) => i.from || [{}]);
+    for (const peer of grpcFrom) {
+      const app = peer.podSelector?.matchLabels?.app;
+      const admin = peer.podSelector?.matchLabels?.["feedback-admin"] === "true";
+      if (!admin && !allowedFor(s).includes(app)) problems.push(`${s}: gRPC reachable from ${JSON.stringify(peer)}`);
+    }
+  }
+  // The autoscalers size the gateway and the dispatcher: a rollout must not reset them.
+  for (const p of ["gateway", "webhooks"]) {
+    if (deployments[p]?.spec.replicas !== undefined) problems.push(`${p}: a replica count beside its autoscaler`);
+  }
   const ingress = of("Ingress")[0];
   const backends = ingress ? ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service.name)) : [];
   if (!ingress || backends.some((b) => b !== "gateway") || !ingress.spec.rules.some((r) => r.host.startsWith("*."))) {
     problems.push("an Ingress for the API and the intake hosts, to the gateway");
   }
+  const secrets = of("Secret");
   const job = of("Job").find((j) => j.metadata.name === "migrations");
   if (!job || job.metadata.labels?.app !== "migrations") problems.push("no migrations Job labelled app=migrations (applied first)");
   else {
@@ -73,8 +93,18 @@ function check(name, objects) {
     for (const c of all) checkContainer(`migrations/${c.name}`, c, problems);
     const migrated = all.filter((c) => c.env?.some((e) => e.name === "MIGRATE_ONLY" && e.value === "true")).map((c) => c.name);
     for (const s of SERVICES) if (!migrated.includes(s)) problems.push(`migrations: ${s} not migrated`);
+    // The rollout's first step applies the objects labelled rollout-step=migrations: the Job and
+    // the configuration it reads (production's Secret is made outside, with that label).
+    const first = objects.filter((o) => o.metadata.labels?.["rollout-step"] === "migrations");
+    const names = new Set(first.map((o) => `${o.kind}/${o.metadata.name}`));
+    if (!names.has("Job/migrations")) problems.push("the migrations Job is not in the rollout's first step");
+    for (const c of all) {
+      for (const from of c.envFrom || []) {
+        if (from.configMapRef && !names.has(`ConfigMap/${from.configMapRef.name}`)) problems.push(`migrations: ConfigMap ${from.configMapRef.name} not applied with it`);
+        if (from.secretRef && secrets.length && !names.has(`Secret/${from.secretRef.name}`)) problems.push(`migrations: Secret ${from.secretRef.name} not applied with it`);
+      }
+    }
   }
-  const secrets = of("Secret");
   if (name === "prod" && secrets.length) problems.push("production's manifests hold a Secret");
   if (name === "dev" && !secrets.some((s) => s.metadata.name.startsWith("feedback-secrets"))) problems.push("dev makes no feedback-secrets");
   return problems;

@@ -37,18 +37,33 @@ pids+=($!)
 pids+=($!)
 python3 "$root/tests/e2e/host_relay.py" "$relay_port" "127.0.0.1:$prism_port" &
 pids+=($!)
+ready=no
 for _ in $(seq 1 150); do
-  grep -q "Prism is listening" "$log" && curl -sf "http://127.0.0.1:$gateway_admin/readyz" >/dev/null && break
+  if grep -q "Prism is listening" "$log" && curl -sf "http://127.0.0.1:$gateway_admin/readyz" >/dev/null; then
+    ready=yes
+    break
+  fi
   sleep 0.2
 done
-BASE_URL="http://127.0.0.1:$relay_port/v1/" GATEWAY_ADDR="127.0.0.1:$relay_port" \
+if [ "$ready" != yes ]; then
+  echo "openapi: the gateway or Prism did not start (logs: $log, $stack_dir/logs/gateway-prism.log)"
+  exit 1
+fi
+summary=$(BASE_URL="http://127.0.0.1:$relay_port/v1/" GATEWAY_ADDR="127.0.0.1:$relay_port" \
   python3 "$conformance" --public --only wire,auth,scopes,links,quota,tokens,intake,responses,idempotency,ai,media \
-  -j 4 | grep -E "^FAIL|passed"
+  -j 4 | grep -E "^FAIL|passed")
+echo "$summary"
 sed 's/\x1b\[[0-9;]*m//g' "$log" | grep "Violation: response" | sed 's/.*Violation: //' | sort | uniq -c \
   >"$stack_dir/openapi_violations.txt"
 requests=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -c "Violation: request")
 answers=$(grep -c "" "$stack_dir/openapi_violations.txt")
 echo "openapi: $(grep -c 'Request received' "$log") requests through Prism; $requests requests against the document (bad input on purpose); answers violating it: $(awk '{n += $1} END {print n + 0}' "$stack_dir/openapi_violations.txt")"
+# A run that reached nothing proves nothing: most cases must have passed through Prism.
+passed=$(echo "$summary" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+if [ "${passed:-0}" -lt 50 ] || [ "$(grep -c 'Request received' "$log")" -lt 150 ]; then
+  echo "openapi: too little went through Prism (${passed:-0} cases passed)"
+  exit 1
+fi
 if [ "$answers" -gt 0 ]; then
   cat "$stack_dir/openapi_violations.txt"
   exit 1

@@ -84,7 +84,10 @@ bool ClientAddresses::trusted(std::string_view address) const {
 std::string_view ClientAddresses::hostOf(const HttpRequest& request) const {
   std::string_view forwarded = request.header("x-forwarded-host");
   if (forwarded.empty() || !trusted(request.remote_address)) return request.header("host");
-  forwarded = forwarded.substr(0, forwarded.find(','));
+  if (auto comma = forwarded.rfind(','); comma != std::string_view::npos) {
+    forwarded.remove_prefix(comma + 1);
+  }
+  while (!forwarded.empty() && forwarded.front() == ' ') forwarded.remove_prefix(1);
   while (!forwarded.empty() && forwarded.back() == ' ') forwarded.remove_suffix(1);
   return forwarded.empty() ? request.header("host") : forwarded;
 }

@@ -24,7 +24,8 @@ class ClientAddresses {
 
   std::string of(const HttpRequest& request) const;
   // The host the client asked for: Host, or when the peer is a trusted proxy that names it,
-  // the first X-Forwarded-Host (a proxy that rewrites Host keeps the original there).
+  // the last X-Forwarded-Host (the one that proxy wrote: a proxy that rewrites Host keeps the
+  // original there; what a client wrote itself comes before it).
   std::string_view hostOf(const HttpRequest& request) const;
   bool trusted(std::string_view address) const;
 
