@@ -20,6 +20,8 @@ void DispatchStage::decode(const ContextPtr& ctx, Chain chain) {
 }
 
 void DispatchStage::dispatch(const ContextPtr& ctx, const Chain& chain) {
+  // What a handler logs belongs to the request's trace.
+  log::TraceScope traced(ctx->trace.trace_id);
   try {
     if (carriesBody(ctx->request.method) && ctx->route->attributes.raw_body_limit == 0) {
       bool has_type = ctx->request.hasHeader("content-type");

@@ -34,6 +34,7 @@ void callAsync(const ContextPtr& ctx, Request request, Start start, OnOk on_ok, 
   call->client.AddMetadata("traceparent", trace::format(ctx->trace));
   start(&call->client, &call->request, &call->response,
         [call, ctx, on_ok = std::move(on_ok), on_error = std::move(on_error)](grpc::Status status) {
+          log::TraceScope traced(ctx->trace.trace_id);
           if (!status.ok()) return on_error(grpckit::fromStatus(status));
           try {
             on_ok(call->response);
