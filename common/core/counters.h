@@ -2,6 +2,7 @@
 // Labelled counters and gauges rendered in the Prometheus text format, for processes whose
 // metrics are not known in advance (e.g. one counter per RPC method and outcome).
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -17,12 +18,24 @@ class Counters {
   void increment(const std::string& series, uint64_t by = 1);
   // A value read when rendering, e.g. a queue's depth.
   void gauge(const std::string& series, std::function<double()> read);
+  // One observation, in seconds, of the histogram `name` with `labels` (e.g.
+  // method="GetLink"): rendered as <name>_bucket{...,le}, _sum and _count.
+  void observe(const std::string& name, const std::string& labels, double seconds);
+
+  // Upper bounds of the histograms' buckets, in seconds (+Inf besides).
+  static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                      0.05,   0.1,   0.25,   0.5,   1,    5};
   std::string render() const;
 
  private:
   mutable std::mutex mutex_;
   std::map<std::string, std::unique_ptr<std::atomic<uint64_t>>> counters_;
   std::map<std::string, std::function<double()>> gauges_;
+  struct Histogram {
+    std::array<uint64_t, kBuckets.size() + 1> buckets{};  // not cumulative
+    double sum = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Histogram> histograms_;
 };
 
 }  // namespace feedback

@@ -12,7 +12,9 @@ UnaryCall::UnaryCall(grpc::CallbackServerContext* context, Counters& counters,
                      std::string_view method)
     : reactor_(context->DefaultReactor()),
       counters_(&counters),
-      series_("rpc_total{method=\"" + std::string(method) + "\",code=\"") {
+      series_("rpc_total{method=\"" + std::string(method) + "\",code=\""),
+      method_("method=\"" + std::string(method) + "\""),
+      started_(std::chrono::steady_clock::now()) {
   const auto& metadata = context->client_metadata();
   if (auto it = metadata.find("x-request-id"); it != metadata.end()) {
     request_id_.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
@@ -26,6 +28,9 @@ UnaryCall::UnaryCall(grpc::CallbackServerContext* context, Counters& counters,
 
 void UnaryCall::finish(const grpc::Status& status) const {
   counters_->increment(series_ + std::string(grpckit::statusName(status.error_code())) + "\"}");
+  counters_->observe(
+      "rpc_duration_seconds", method_,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
   reactor_->Finish(status);
 }
 

@@ -4,6 +4,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <functional>
 #include <string_view>
 
@@ -29,6 +30,8 @@ class UnaryCall {
   std::string series_;
   std::string request_id_;
   std::string trace_id_;
+  std::string method_;
+  std::chrono::steady_clock::time_point started_;
 };
 
 // Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL. Counts

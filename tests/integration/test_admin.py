@@ -68,6 +68,7 @@ def services_have_health_readiness_and_metrics():
         with urllib.request.urlopen(url + "metrics", timeout=10) as r:
             text = r.read().decode()
         assert f'rpc_total{{method="{method}",code="OK"}}' in text, text
+        assert f'rpc_duration_seconds_bucket{{method="{method}",le="+Inf"}}' in text, text
         assert "pg_pool_queue_depth 0" in text and "pg_pool_healthy 1" in text, text
         assert "redis_connected 1" in text, text
 
