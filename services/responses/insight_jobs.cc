@@ -9,7 +9,6 @@
 namespace feedback::responses {
 namespace {
 
-constexpr std::chrono::seconds kReconnectDelay{1};
 // Failed applications (not model calls) a job gets beyond its model attempts.
 constexpr int kApplyAttempts = 3;
 
@@ -68,52 +67,10 @@ InsightJobs::InsightJobs(InsightJobSettings settings, ResponsesService& service,
       fallback_(fallback),
       // A claimed job waits for at most one model call (and its margin) before it is settled.
       lease_(model_timeout * 2 + std::chrono::seconds(10)),
-      counters_(counters) {
-  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this] { work(); });
-}
-
-InsightJobs::~InsightJobs() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  for (auto& w : workers_) w.join();
-}
-
-bool InsightJobs::sleep(std::chrono::milliseconds how_long) {
-  std::unique_lock lock(mutex_);
-  return !wake_.wait_for(lock, how_long, [this] { return stopping_; });
-}
-
-void InsightJobs::work() {
-  std::unique_ptr<pqxx::connection> connection;
-  bool failing = false;
-  while (true) {
-    bool busy = false;
-    try {
-      if (!connection) {
-        connection = std::make_unique<pqxx::connection>(settings_.database_url);
-        prepare(*connection);
-      }
-      busy = runOne(*connection);
-      if (failing) log::info("insight_jobs_working_again", {});
-      failing = false;
-    } catch (const std::exception& e) {
-      connection.reset();
-      if (!failing) log::warn("insight_jobs_failing", {{"error", e.what()}});
-      failing = true;
-      if (!sleep(kReconnectDelay)) return;
-      continue;
-    }
-    if (busy) {
-      std::lock_guard lock(mutex_);
-      if (stopping_) return;
-    } else if (!sleep(settings_.poll)) {
-      return;
-    }
-  }
-}
+      counters_(counters),
+      workers_(
+          {"insight_jobs", settings_.database_url, settings_.workers, settings_.poll, &prepare},
+          [this](pqxx::connection& c) { return runOne(c); }) {}
 
 bool InsightJobs::modelResting() const {
   return steadyMillis() < resting_until_ms_.load();

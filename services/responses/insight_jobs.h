@@ -14,13 +14,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "common/core/counters.h"
+#include "common/service/job_workers.h"
 #include "services/responses/evaluation/model_server.h"
 #include "services/responses/responses_service.h"
 
@@ -42,16 +39,11 @@ class InsightJobs {
   InsightJobs(InsightJobSettings settings, ResponsesService& service,
               const evaluation::ModelServer* model, const evaluation::Evaluator& fallback,
               std::chrono::milliseconds model_timeout, Counters& counters);
-  ~InsightJobs();
-  InsightJobs(const InsightJobs&) = delete;
-  InsightJobs& operator=(const InsightJobs&) = delete;
 
  private:
   struct Job;
-  void work();
   // False when there was no job to do.
   bool runOne(pqxx::connection& connection);
-  bool sleep(std::chrono::milliseconds how_long);
   // The circuit breaker around the model server.
   bool modelResting() const;
   void modelAnswered(bool ok);
@@ -64,10 +56,8 @@ class InsightJobs {
   Counters& counters_;
   std::atomic<int> failures_in_a_row_{0};
   std::atomic<int64_t> resting_until_ms_{0};  // steady clock
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::vector<std::thread> workers_;
+  // Last: its threads stop before what they use goes.
+  service::JobWorkers workers_;
 };
 
 }  // namespace feedback::responses

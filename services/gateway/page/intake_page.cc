@@ -107,7 +107,7 @@ std::string renderIntakePage(const feedback::links::v1::Link& link, std::string_
           ? "<p class=\"notice\" id=\"status\" role=\"status\">Loading the questions…</p>"
           : "<p class=\"notice\" id=\"status\" role=\"status\">This form is paused and is not "
             "taking answers right now. Please come back later.</p>";
-  // The values that cannot hold a placeholder's name come first.
+  // Values of our own first: none of them can contain "{{".
   replace(html, "{{css}}", versioned("/static/intake.css"));
   replace(html, "{{js}}", versioned("/static/intake.js"));
   replace(html, "{{worklet}}", versioned("/static/recorder-worklet.js"));
@@ -115,7 +115,8 @@ std::string renderIntakePage(const feedback::links::v1::Link& link, std::string_
   replace(html, "{{state}}", state);
   const std::string title = escapeHtml(link.name());
   const std::string form = scriptSafeJson(form_json);
-  // User text last and in one pass each, so that text that looks like a placeholder stays.
+  // The link owner's text last, in one pass, so that a "{{title}}" typed into a name stays
+  // as typed.
   std::string out;
   out.reserve(html.size() + 2 * title.size() + description.size() + form.size());
   std::size_t at = 0;

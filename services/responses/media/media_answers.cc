@@ -91,6 +91,16 @@ std::string cleanFileName(std::string_view given) {
   return name.empty() ? "upload" : name;
 }
 
+// A blob whose answer was not saved. Should that fail too, the answer's own error is the one
+// reported, and the blob collector deletes it later.
+void forget(BlobStore& blobs, const BlobInfo& blob) {
+  try {
+    blobs.remove(blob.workspace_uuid, blob.uuid);
+  } catch (const std::exception& e) {
+    log::warn("unsaved_blob_kept", {{"blob_uuid", blob.uuid}, {"error", e.what()}});
+  }
+}
+
 }  // namespace
 
 struct MediaAnswers::Stored {
@@ -246,11 +256,11 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
           return std::optional<ResponsesStore::Change>(ResponsesStore::Change{});
         });
   } catch (...) {
-    blobs.remove(upload.blob.workspace_uuid, upload.blob.uuid);
+    forget(blobs, upload.blob);
     throw;
   }
   if (!found) {
-    blobs.remove(upload.blob.workspace_uuid, upload.blob.uuid);
+    forget(blobs, upload.blob);
     noSuchResponse();
   }
   if (replaced) {

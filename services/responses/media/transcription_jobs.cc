@@ -14,7 +14,6 @@
 namespace feedback::responses {
 namespace {
 
-constexpr std::chrono::seconds kReconnectDelay{1};
 // Below request handling: the kernel gives this thread the CPU only when they leave it.
 constexpr int kWorkerNiceness = 10;
 
@@ -30,68 +29,21 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 TranscriptionJobs::TranscriptionJobs(TranscriptionSettings settings, MediaAnswers& media,
                                      Counters& counters)
-    : settings_(std::move(settings)), media_(media), counters_(counters) {
-  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this] { work(); });
-}
+    : settings_(std::move(settings)),
+      media_(media),
+      counters_(counters),
+      workers_({"transcriptions", settings_.database_url, settings_.workers, settings_.poll,
+                [](pqxx::connection& c) {
+                  PgResponsesStore::prepare(c);
+                  PgBlobStore::prepare(c);
+                },
+                &lowerPriority},
+               [this](pqxx::connection& c) { return runOne(c); }) {}
 
-TranscriptionJobs::~TranscriptionJobs() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  for (auto& w : workers_) w.join();
-}
-
-void TranscriptionJobs::wake() {
-  {
-    std::lock_guard lock(mutex_);
-    ++wakes_;
-  }
-  wake_.notify_one();
-}
-
-bool TranscriptionJobs::sleep(std::chrono::milliseconds how_long) {
-  std::unique_lock lock(mutex_);
-  const uint64_t seen = wakes_;
-  wake_.wait_for(lock, how_long, [&] { return stopping_ || wakes_ != seen; });
-  return !stopping_;
-}
-
-void TranscriptionJobs::work() {
-  lowerPriority();
-  std::unique_ptr<Transcriber> transcriber;
-  std::unique_ptr<pqxx::connection> connection;
-  bool failing = false;
-  while (true) {
-    bool busy = false;
-    try {
-      if (!transcriber) transcriber = std::make_unique<Transcriber>(settings_.model);
-      if (!connection) {
-        connection = std::make_unique<pqxx::connection>(settings_.database_url);
-        PgResponsesStore::prepare(*connection);
-        PgBlobStore::prepare(*connection);
-      }
-      busy = runOne(*connection, *transcriber);
-      if (failing) log::info("transcriptions_working_again", {});
-      failing = false;
-    } catch (const std::exception& e) {
-      connection.reset();
-      if (!failing) log::warn("transcriptions_failing", {{"error", e.what()}});
-      failing = true;
-      if (!sleep(kReconnectDelay)) return;
-      continue;
-    }
-    if (busy) {
-      std::lock_guard lock(mutex_);
-      if (stopping_) return;
-    } else if (!sleep(settings_.poll)) {
-      return;
-    }
-  }
-}
-
-bool TranscriptionJobs::runOne(pqxx::connection& connection, Transcriber& transcriber) {
+bool TranscriptionJobs::runOne(pqxx::connection& connection) {
+  // Each worker thread loads a decoder of its own once (a moment, some 30 MB).
+  thread_local std::unique_ptr<Transcriber> transcriber;
+  if (!transcriber) transcriber = std::make_unique<Transcriber>(settings_.model);
   PgBlobStore blobs(connection);
   auto job = blobs.claimTranscription(settings_.lease);
   if (!job) return false;
@@ -105,7 +57,7 @@ bool TranscriptionJobs::runOne(pqxx::connection& connection, Transcriber& transc
     std::vector<std::string_view> views(parts.begin(), parts.end());
     auto audio = decodeAudio(views, 3600, true);
     audio_seconds = audio.duration_seconds;
-    text = transcriber.transcribe(audio.samples.data(), audio.samples.size());
+    text = transcriber->transcribe(audio.samples.data(), audio.samples.size());
   } catch (const std::exception& e) {
     // Checked at upload, so only a decoder's bad day: tried again, then given up empty.
     log::warn("transcription_failed", {{"blob_uuid", job->blob.uuid}, {"error", e.what()}});

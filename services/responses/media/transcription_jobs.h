@@ -7,15 +7,11 @@
 // burst of recordings slows transcriptions, not the API. A recording that keeps failing is
 // given up after a few attempts with an empty transcription, so that its answer still ends.
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "common/core/counters.h"
+#include "common/service/job_workers.h"
 #include "services/responses/media/media_answers.h"
 #include "services/responses/media/transcriber.h"
 
@@ -33,27 +29,19 @@ struct TranscriptionSettings {
 class TranscriptionJobs {
  public:
   TranscriptionJobs(TranscriptionSettings settings, MediaAnswers& media, Counters& counters);
-  ~TranscriptionJobs();
-  TranscriptionJobs(const TranscriptionJobs&) = delete;
-  TranscriptionJobs& operator=(const TranscriptionJobs&) = delete;
 
   // A recording was queued here: an idle worker looks at once.
-  void wake();
+  void wake() { workers_.wake(); }
 
  private:
-  void work();
   // False when nothing was due.
-  bool runOne(pqxx::connection& connection, Transcriber& transcriber);
-  bool sleep(std::chrono::milliseconds how_long);
+  bool runOne(pqxx::connection& connection);
 
   const TranscriptionSettings settings_;
   MediaAnswers& media_;
   Counters& counters_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  uint64_t wakes_ = 0;
-  bool stopping_ = false;
-  std::vector<std::thread> workers_;
+  // Last: its threads stop before what they use goes.
+  service::JobWorkers workers_;
 };
 
 }  // namespace feedback::responses
