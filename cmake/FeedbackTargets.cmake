@@ -13,7 +13,11 @@ endfunction()
 
 # feedback_tests(<name> SOURCES <files...> LIBS <libraries...>)
 # A Catch2 test binary whose test cases CTest lists one by one, prefixed with <name>.
+# Nothing when FEEDBACK_TESTS is off (an image's build).
 function(feedback_tests name)
+  if(NOT FEEDBACK_TESTS)
+    return()
+  endif()
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_compile_options(${name} PRIVATE ${FEEDBACK_WARNINGS})
