@@ -1,5 +1,7 @@
 #include "common/core/config.h"
 
+#include <arpa/inet.h>
+
 #include <charconv>
 #include <cstdlib>
 
@@ -89,6 +91,40 @@ HostPort Env::address(const char* name, const std::string& fallback) {
     problems_.push_back(std::string(name) + "='" + value + "' must be host:port");
   }
   return out;
+}
+
+bool parseGrpcTarget(const std::string& text, std::string& out) {
+  std::vector<HostPort> peers;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    HostPort peer;
+    if (!parseHostPort(text.substr(start, comma - start), peer)) return false;
+    peers.push_back(std::move(peer));
+    start = comma + 1;
+  }
+  if (peers.size() == 1) {
+    out = "dns:///" + text;
+    return true;
+  }
+  out = "ipv4:";
+  for (std::size_t i = 0; i < peers.size(); ++i) {
+    in_addr ignored{};
+    if (inet_pton(AF_INET, peers[i].host.c_str(), &ignored) != 1) return false;
+    out += (i ? "," : "") + peers[i].host + ":" + std::to_string(peers[i].port);
+  }
+  return true;
+}
+
+std::string Env::grpcTarget(const char* name, const std::string& fallback) {
+  std::string value = text(name, fallback);
+  std::string target;
+  if (!parseGrpcTarget(value, target)) {
+    problems_.push_back(std::string(name) + "='" + value +
+                        "' must be host:port, or IPv4 host:port pairs separated by commas");
+  }
+  return target;
 }
 
 HostPort Env::redisUrl(const char* name, const std::string& fallback) {

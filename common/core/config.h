@@ -31,6 +31,9 @@ class Env {
   bool boolean(const char* name, bool fallback);
   // "host:port", e.g. a peer's gRPC address.
   HostPort address(const char* name, const std::string& fallback);
+  // A peer's gRPC address as a gRPC target: "host:port" (every address the name resolves to,
+  // e.g. a Kubernetes headless Service's pods) or "ip:port,ip:port,..." (IPv4 replicas).
+  std::string grpcTarget(const char* name, const std::string& fallback);
   // "redis://host:port[/db]".
   HostPort redisUrl(const char* name, const std::string& fallback);
   // Records a problem found by the caller (e.g. a value that parses but makes no sense).
@@ -46,5 +49,9 @@ class Env {
 
 // Parses "host:port"; false when malformed or the port is out of range.
 bool parseHostPort(const std::string& text, HostPort& out);
+
+// "host:port" -> "dns:///host:port"; "a:p,b:q" (IPv4 literals) -> "ipv4:a:p,b:q"; false when
+// malformed.
+bool parseGrpcTarget(const std::string& text, std::string& out);
 
 }  // namespace feedback

@@ -5,6 +5,7 @@
 #include <grpcpp/health_check_service_interface.h>
 
 #include <chrono>
+#include <thread>
 
 #include "common/core/log.h"
 #include "common/core/process.h"
@@ -120,6 +121,11 @@ std::shared_ptr<grpc::Channel> makeChannel(const std::string& address) {
   args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+  // Calls spread over every replica the target names (Env::grpcTarget).
+  // Each replica's health is watched (grpc.health.v1): one that is leaving says NOT_SERVING
+  // and gets no new calls while it finishes the ones it has (serveUntilSignal).
+  args.SetServiceConfigJSON(
+      R"({"loadBalancingConfig": [{"round_robin": {}}], "healthCheckConfig": {"serviceName": ""}})");
   return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
 }
 
@@ -145,6 +151,11 @@ std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& ser
   grpc::ServerBuilder builder;
   builder.AddListeningPort("0.0.0.0:" + std::to_string(port), grpc::InsecureServerCredentials(),
                            bound_port);
+  // Clients reconnect now and then, and so re-resolve their target: replicas added since
+  // (a scale-up behind a headless Service) start getting calls. Calls under way on an aged
+  // connection may finish (live transcriptions last minutes).
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, 60 * 1000);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, 15 * 60 * 1000);
   for (auto* s : services) builder.RegisterService(s);
   auto server = builder.BuildAndStart();
   if (!server) throw std::runtime_error("cannot listen on gRPC port " + std::to_string(port));
@@ -152,11 +163,12 @@ std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& ser
 }
 
 void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal,
-                      int drain_seconds) {
+                      std::chrono::milliseconds drain_delay, int drain_seconds) {
   int signal_number = process::waitForTerminationSignal();
   log::info("draining", {{"signal", signal_number}});
   if (on_signal) on_signal();
   server.GetHealthCheckService()->Shutdown();
+  std::this_thread::sleep_for(drain_delay);
   server.Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(drain_seconds));
 }
 

@@ -6,6 +6,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,10 +51,13 @@ class ChannelReadiness {
 std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,
                                           int* bound_port);
 
-// Blocks until SIGTERM or SIGINT (see process::blockTerminationSignals), then shuts the server down
-// gracefully (in-flight calls finish within `drain_seconds`).
-// `on_signal` runs first, e.g. to make readiness fail so that no new traffic is sent.
+// Blocks until SIGTERM or SIGINT (see process::blockTerminationSignals), then leaves gracefully:
+// `on_signal` runs (e.g. to make readiness fail), the health service says NOT_SERVING, and
+// for `drain_delay` calls are still served while clients move away (makeChannel's channels
+// watch that health and stop picking this replica; Kubernetes takes the pod out of its
+// Service). Then the server shuts down: in-flight calls finish within `drain_seconds`.
 void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal = nullptr,
+                      std::chrono::milliseconds drain_delay = std::chrono::milliseconds(0),
                       int drain_seconds = 10);
 
 }  // namespace feedback::grpckit

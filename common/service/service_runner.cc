@@ -25,7 +25,8 @@ void serveService(const std::vector<grpc::Service*>& services, ServicePorts port
                   {[&] { return !draining && pool.probe(std::chrono::milliseconds(1000)); },
                    [&counters] { return counters.render(); }});
   log::info("listening", {{"port", bound}, {"admin_port", admin.port()}});
-  grpckit::serveUntilSignal(*server, [&draining] { draining = true; });
+  grpckit::serveUntilSignal(
+      *server, [&draining] { draining = true; }, ports.drain_delay);
   pool.stop();
 }
 
@@ -42,6 +43,10 @@ int serviceMain(const ServiceDefinition& definition, const std::function<void(En
   basics.ports.grpc = env.integer((prefix + "_PORT").c_str(), definition.default_port, 0, 65535);
   basics.database_url = env.requiredText("DATABASE_URL");
   basics.redis = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
+  // How long a leaving replica keeps serving after it says NOT_SERVING, while its callers
+  // (and Kubernetes' endpoints) move away.
+  basics.ports.drain_delay =
+      std::chrono::milliseconds(env.integer("DRAIN_DELAY_MS", 2000, 0, 60 * 1000));
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
   // than cores lets commits share flushes.

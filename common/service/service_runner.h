@@ -5,6 +5,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,8 +19,9 @@
 namespace feedback {
 
 struct ServicePorts {
-  int grpc = 0;   // 0: any free port
-  int admin = 0;  // 0: any free port
+  int grpc = 0;                              // 0: any free port
+  int admin = 0;                             // 0: any free port
+  std::chrono::milliseconds drain_delay{0};  // see grpckit::serveUntilSignal
 };
 
 // Blocks until the process is told to stop; returns after the drain.
@@ -38,7 +40,7 @@ struct ServiceDefinition {
 };
 
 // What every service has, read from the environment: <NAME>_PORT, <NAME>_ADMIN_PORT,
-// DATABASE_URL, REDIS_URL, PG_POOL_SIZE.
+// DATABASE_URL, REDIS_URL, PG_POOL_SIZE, DRAIN_DELAY_MS.
 struct ServiceBasics {
   ServicePorts ports;
   std::string database_url;

@@ -21,10 +21,10 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
       static_cast<std::size_t>(env.integer("UPLOAD_BUDGET_MIB", 256, 1, 65536)) * 1024 * 1024;
   c.admin.port = env.integer("ADMIN_PORT", 9090, 0, 65535);
   c.admin.address = c.api.address;
-  c.tokens = env.address("TOKENS_ADDR", "127.0.0.1:50051");
-  c.links = env.address("LINKS_ADDR", "127.0.0.1:50052");
-  c.responses = env.address("RESPONSES_ADDR", "127.0.0.1:50053");
-  c.webhooks = env.address("WEBHOOKS_ADDR", "127.0.0.1:50054");
+  c.tokens = env.grpcTarget("TOKENS_ADDR", "127.0.0.1:50051");
+  c.links = env.grpcTarget("LINKS_ADDR", "127.0.0.1:50052");
+  c.responses = env.grpcTarget("RESPONSES_ADDR", "127.0.0.1:50053");
+  c.webhooks = env.grpcTarget("WEBHOOKS_ADDR", "127.0.0.1:50054");
   c.redis = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
   c.backend_timeout = std::chrono::milliseconds(env.integer("BACKEND_TIMEOUT_MS", 5000, 50, 60000));
   c.drain_timeout = std::chrono::milliseconds(env.integer("DRAIN_TIMEOUT_MS", 10000, 0, 120000));

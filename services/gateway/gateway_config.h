@@ -15,10 +15,10 @@ namespace feedback::gateway {
 struct GatewayConfig {
   HttpServerOptions api;
   HttpServerOptions admin;
-  HostPort tokens;
-  HostPort links;
-  HostPort responses;
-  HostPort webhooks;
+  std::string tokens;     // a gRPC target (Env::grpcTarget)
+  std::string links;      // a gRPC target (Env::grpcTarget)
+  std::string responses;  // a gRPC target (Env::grpcTarget)
+  std::string webhooks;   // a gRPC target (Env::grpcTarget)
   HostPort redis;
   // Deadline of the backend calls made for one request.
   std::chrono::milliseconds backend_timeout{5000};

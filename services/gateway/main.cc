@@ -20,14 +20,6 @@
 #include "services/gateway/routes/routes.h"
 #include "services/gateway/routes/submission_batcher.h"
 
-namespace {
-
-std::shared_ptr<grpc::Channel> channelTo(const feedback::HostPort& address) {
-  return feedback::grpckit::makeChannel(address.host + ":" + std::to_string(address.port));
-}
-
-}  // namespace
-
 int main() {
   using namespace feedback;
   using namespace feedback::gateway;
@@ -45,8 +37,9 @@ int main() {
   const GatewayConfig& config = *loaded;
 
   try {
-    const Backends backends{channelTo(config.tokens), channelTo(config.links),
-                            channelTo(config.responses), channelTo(config.webhooks)};
+    const Backends backends{grpckit::makeChannel(config.tokens), grpckit::makeChannel(config.links),
+                            grpckit::makeChannel(config.responses),
+                            grpckit::makeChannel(config.webhooks)};
     auto tokens = feedback::tokens::v1::TokensService::NewStub(backends.tokens);
     RedisClient redis(config.redis.host, config.redis.port);
     Metrics metrics;

@@ -17,7 +17,7 @@ int main() {
   using namespace feedback;
   links::LinksSettings settings;
   std::optional<SecretBox> secrets;
-  HostPort webhooks_address;
+  std::string webhooks_target;
   return serviceMain(
       {"links", 50052, 9092, links::migrations(), &links::PgLinksStore::prepare},
       [&](Env& env) {
@@ -26,15 +26,14 @@ int main() {
         if (settings.public_scheme != "https" && settings.public_scheme != "http") {
           env.problem("PUBLIC_SCHEME must be http or https");
         }
-        webhooks_address = env.address("WEBHOOKS_ADDR", "127.0.0.1:50054");
+        webhooks_target = env.grpcTarget("WEBHOOKS_ADDR", "127.0.0.1:50054");
         const std::string key = env.requiredText("SECRETS_KEY");
         secrets = SecretBox::fromBase64Key(key);
         if (!key.empty() && !secrets) env.problem("SECRETS_KEY must be base64 of 32 bytes");
       },
       [&](ServiceResources& r) {
         links::RedisLinkVersions versions(r.redis);
-        links::GrpcLinkWebhooks webhooks(grpckit::makeChannel(
-            webhooks_address.host + ":" + std::to_string(webhooks_address.port)));
+        links::GrpcLinkWebhooks webhooks(grpckit::makeChannel(webhooks_target));
         links::LinksService service(settings, *secrets, versions, webhooks);
         links::LinksGrpc adapter(service, r.pool, r.counters);
         // Automatic webhooks the webhooks service could not be told about when their links

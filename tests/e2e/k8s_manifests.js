@@ -52,7 +52,12 @@ function check(name, objects) {
     checkContainer(p, c, problems);
     const probe = p === "gateway" ? "httpGet" : "grpc";
     if (!c.readinessProbe?.[probe] || !c.livenessProbe?.[probe]) problems.push(`${p}: ${probe} readiness and liveness probes`);
-    if (!of("Service").some((s) => s.spec.selector?.app === p)) problems.push(`${p}: no Service`);
+    const service = of("Service").find((s) => s.spec.selector?.app === p);
+    if (!service) problems.push(`${p}: no Service`);
+    // Callers balance gRPC over the pods themselves: the Service must name every pod.
+    if (service && SERVICES.includes(p) && service.spec.clusterIP !== "None") {
+      problems.push(`${p}: its Service is not headless`);
+    }
     if (!of("PodDisruptionBudget").some((b) => b.spec.selector?.matchLabels?.app === p)) problems.push(`${p}: no PodDisruptionBudget`);
   }
   for (const p of ["gateway", "webhooks"]) {

@@ -251,9 +251,11 @@ def dispatch_paused(fn):
 class ExtraProcess:
     """One more process of the stack (another replica, or one with other settings) on free
     ports, with the stack's settings plus `settings`; ready when its admin port says so.
-    Used as a context manager; kill() ends it with SIGKILL."""
+    Used as a context manager; kill() ends it with SIGKILL, restart() stops it with SIGTERM
+    (a rollout's way) and starts it again on the same ports."""
 
     PORTS = {"gateway": ("GATEWAY_PORT", "ADMIN_PORT"),
+             "tokens": ("TOKENS_PORT", "TOKENS_ADMIN_PORT"),
              "links": ("LINKS_PORT", "LINKS_ADMIN_PORT"),
              "responses": ("RESPONSES_PORT", "RESPONSES_ADMIN_PORT"),
              "webhooks": ("WEBHOOKS_PORT", "WEBHOOKS_ADMIN_PORT")}
@@ -264,22 +266,32 @@ class ExtraProcess:
 
     def __enter__(self):
         with open(os.path.join(STACK_DIR, "services.env")) as f:
-            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+            self.env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
         self.port, self.admin_port = free_port(), free_port()
+        self.address = f"127.0.0.1:{self.port}"
         self.admin_url = f"http://127.0.0.1:{self.admin_port}/"
         port_name, admin_name = self.PORTS[self.binary]
-        env.update({port_name: str(self.port), admin_name: str(self.admin_port)}, **self.settings)
+        self.env.update({port_name: str(self.port), admin_name: str(self.admin_port)}, **self.settings)
         self.log_path = os.path.join(STACK_DIR, "logs", f"{self.log_name}.log")
         self.log = open(self.log_path, "a")
+        self._start()
+        return self
+
+    def _start(self):
         self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", self.binary, self.binary)],
-                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+                                     env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
 
         def ready():
             with urllib.request.urlopen(f"{self.admin_url}readyz", timeout=2) as r:
                 return r.status == 200
 
         wait_until(ready, what=f"{self.log_name} ready")
-        return self
+
+    def restart(self, pause=1.0):
+        self.proc.terminate()
+        self.proc.wait(timeout=40)
+        time.sleep(pause)
+        self._start()
 
     def kill(self):
         self.proc.kill()

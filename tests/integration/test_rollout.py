@@ -1,7 +1,9 @@
 """A rollout loses nothing: with the stack's gateway replicas behind nginx (as an ingress stands
 in front of pods), reads and writes under wrk load while each replica in turn is stopped
 (SIGTERM: it stops accepting, finishes what it holds, exits) and started again get no failed
-answer and no connection error."""
+answer and no connection error; the same for two replicas of every service behind a gateway
+that balances its gRPC calls over them."""
+import contextlib
 import json
 import os
 import re
@@ -9,8 +11,9 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.request
 
-from harness import ENV, ROOT, STACK_DIR, Workspace, free_port, stack, test, wait_until
+from harness import ENV, ROOT, STACK_DIR, ExtraProcess, Workspace, free_port, stack, test, wait_until
 
 BENCH = os.path.join(ROOT, "tests", "bench")
 
@@ -50,8 +53,8 @@ http {{
     return proc
 
 
-def _wrk(name, url, script, key, connections, seconds, out):
-    env = dict(os.environ, BENCH_LUA_DIR=BENCH, BENCH_KEY=key, BENCH_RUN=str(time.time_ns()))
+def _wrk(name, url, script, key, connections, seconds, out, **settings):
+    env = dict(os.environ, BENCH_LUA_DIR=BENCH, BENCH_KEY=key, BENCH_RUN=str(time.time_ns()), **settings)
     r = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
                         "-s", os.path.join(BENCH, script), url], capture_output=True, text=True, env=env)
     m = re.search(r"BENCH_RESULT (\{.*\})", r.stdout)
@@ -92,12 +95,64 @@ def restarting_each_gateway_replica_under_load_fails_nothing():
         finally:
             nginx.terminate()
             nginx.wait(timeout=10)
-    assert set(results) == {"reads", "writes"}, results
-    for name, r in results.items():
+    _assert_nothing_failed(results, {"reads", "writes"})
+
+
+def _assert_nothing_failed(results, expected):
+    assert set(results) == expected, results
+    for name, r in sorted(results.items()):
         assert "failed" not in r, r
         lost = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
         print(f"    {name}: {r['requests']} requests, {lost} failed")
         assert r["requests"] > 100 and lost == 0, r
+
+
+SERVICES = ("tokens", "links", "responses", "webhooks")
+
+
+@test
+def restarting_each_service_replica_under_load_fails_nothing():
+    """Two replicas of every service (the stack's and one more), a gateway that balances over
+    both (TOKENS_ADDR=ip:port,ip:port ...), and load that reaches each service; every replica
+    in turn is stopped with SIGTERM and started again."""
+    ws = Workspace(rate_limit=100000000)
+    with open(os.path.join(BENCH, "link_5_questions.json")) as f:
+        link = ws.link(slug="service-rollout", **json.load(f))
+    seconds = 44
+    with contextlib.ExitStack() as replicas:
+        second = {name: replicas.enter_context(ExtraProcess(name, f"{name}-rollout")) for name in SERVICES}
+        targets = {f"{name.upper()}_ADDR": f"{ENV[name.upper() + '_ADDR']},{second[name].address}"
+                   for name in SERVICES}
+        gateway = replicas.enter_context(ExtraProcess("gateway", "gateway-rollout", INTAKE_RATE_LIMIT="100000000",
+                                                      **targets))
+        base = f"http://127.0.0.1:{gateway.port}"
+        loads = {  # name: (path, script, connections, settings); every service gets calls
+            "tokens reads": ("/v1/tokens/", "get.lua", 2, {}),
+            "link reads": (f"/v1/links/{link['uuid']}/", "get.lua", 2, {"BENCH_NO_CACHE": "1"}),
+            "link creates": ("/v1/links/", "create_link.lua", 2, {}),
+            "submissions": (f"/i/{link['slug']}/submit/", "intake_submit.lua", 2, {"BENCH_HOST": ws.info["host"]}),
+            "response reads": (f"/v1/links/{link['uuid']}/responses/?limit=5", "get.lua", 2, {"BENCH_NO_CACHE": "1"}),
+            "webhook reads": (f"/v1/workspaces/{ws.uuid}/webhooks/", "get.lua", 2, {}),
+        }
+        results = {}
+        threads = [threading.Thread(target=_wrk, args=(name, base + path, script, ws.key, connections, seconds,
+                                                       results), kwargs=settings)
+                   for name, (path, script, connections, settings) in loads.items()]
+        for t in threads:
+            t.start()
+        time.sleep(3)
+        for name in SERVICES:
+            stack("stop-service", name)
+            time.sleep(1)
+            stack("start-service", name)
+            wait_until(lambda: urllib.request.urlopen(f"{ENV[name.upper() + '_ADMIN_URL']}readyz", timeout=2).status == 200,
+                       what=f"{name} back")
+            time.sleep(2)
+            second[name].restart()
+            time.sleep(2)
+        for t in threads:
+            t.join()
+    _assert_nothing_failed(results, set(loads))
 
 
 @test

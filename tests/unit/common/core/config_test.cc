@@ -83,3 +83,21 @@ TEST_CASE("config: host:port parsing rejects out-of-range ports", "[config]") {
   CHECK_FALSE(feedback::parseHostPort(":80", out));
   CHECK_FALSE(feedback::parseHostPort("host", out));
 }
+
+TEST_CASE("config: a gRPC peer is one name or a list of IPv4 replicas", "[config]") {
+  std::string target;
+  CHECK(feedback::parseGrpcTarget("links:50052", target));
+  CHECK(target == "dns:///links:50052");
+  CHECK(feedback::parseGrpcTarget("127.0.0.1:5001,127.0.0.1:5002", target));
+  CHECK(target == "ipv4:127.0.0.1:5001,127.0.0.1:5002");
+  CHECK_FALSE(feedback::parseGrpcTarget("links:50052,links-2:50052", target));
+  CHECK_FALSE(feedback::parseGrpcTarget("127.0.0.1:5001,", target));
+  CHECK_FALSE(feedback::parseGrpcTarget("", target));
+  CHECK_FALSE(feedback::parseGrpcTarget("127.0.0.1", target));
+
+  Env env = envWith({{"GOOD", "10.0.0.1:1,10.0.0.2:2"}, {"BAD", "a:1,b:2"}});
+  CHECK(env.grpcTarget("GOOD", "x:1") == "ipv4:10.0.0.1:1,10.0.0.2:2");
+  CHECK(env.grpcTarget("MISSING", "tokens:50051") == "dns:///tokens:50051");
+  env.grpcTarget("BAD", "x:1");
+  CHECK_THROWS_WITH(env.check(), Catch::Contains("BAD='a:1,b:2'"));
+}
