@@ -40,6 +40,7 @@ Dispatcher::Dispatcher(DispatcherSettings settings, const SecretBox& secrets, Co
   client_ = std::make_unique<net::HttpClient>(io_.get_executor(), settings_.http);
   counters_.gauge("webhook_sends_in_flight", [this] { return double(in_flight_.total()); });
   counters_.gauge("webhook_dispatcher_healthy", [this] { return healthy_ ? 1.0 : 0.0; });
+  counters_.gauge("webhook_outbox_lag_seconds", [this] { return outbox_lag_.load(); });
 }
 
 Dispatcher::~Dispatcher() {
@@ -128,6 +129,12 @@ void Dispatcher::claimLoop() {
 
 Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   counters_.increment("webhook_claim_rounds_total");
+  // The backlog as this round finds it; once a second at most: at load, rounds come far more
+  // often than a scrape.
+  if (auto now = std::chrono::steady_clock::now(); now - lag_read_at_ >= std::chrono::seconds(1)) {
+    outbox_lag_ = store.outboxLag();
+    lag_read_at_ = now;
+  }
   while (fan_out && store.fanOut(settings_.fan_out_batch) == settings_.fan_out_batch && running_) {
   }
   int room = settings_.max_in_flight - in_flight_.total();

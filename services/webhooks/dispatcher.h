@@ -86,6 +86,9 @@ class Dispatcher {
   int wake_fd_ = -1;
   std::atomic<bool> running_{false};
   std::atomic<bool> healthy_{true};
+  // The outbox's lag as last read (webhook_outbox_lag_seconds), and when it was read.
+  std::atomic<double> outbox_lag_{0};
+  std::chrono::steady_clock::time_point lag_read_at_{};
   std::thread claim_thread_;
   std::thread io_thread_;
 };

@@ -1,5 +1,7 @@
 #include "services/webhooks/pg_dispatch_store.h"
 
+#include <algorithm>
+
 #include <pqxx/pqxx>
 
 #include "common/pg/pg_array.h"
@@ -13,6 +15,11 @@ namespace {
 // until it has: fanned out now, it would miss that webhook. The change commits with the link,
 // before any response to it can, so a snapshot that sees the event sees the change or, once it
 // is gone, the webhook it became.
+// Outbox ids grow with time: the first one is the oldest event, found on the primary key.
+constexpr const char* kOutboxLag = "webhooks_outbox_lag";
+constexpr const char* kOutboxLagSql =
+    "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
+    "  SELECT created_at FROM responses.outbox ORDER BY id LIMIT 1)), 0)::float8";
 constexpr const char* kFanOut = "webhooks_fan_out";
 constexpr const char* kFanOutSql =
     "WITH taken AS ("
@@ -190,6 +197,7 @@ void PgDispatchStore::prepareDispatcher(pqxx::connection& c) {
 
 void PgDispatchStore::prepare(pqxx::connection& c) {
   c.prepare(kFanOut, kFanOutSql);
+  c.prepare(kOutboxLag, kOutboxLagSql);
   c.prepare(kClaim, kClaimSql);
   c.prepare(kNextDue, kNextDueSql);
   c.prepare(kRecord, kRecordSql);
@@ -205,6 +213,11 @@ int PgDispatchStore::fanOut(int limit) {
   int taken = tx.exec_prepared1(kFanOut, limit)[0].as<int>();
   tx.commit();
   return taken;
+}
+
+double PgDispatchStore::outboxLag() {
+  pqxx::nontransaction tx(connection_);
+  return std::max(0.0, tx.exec_prepared1(kOutboxLag)[0].as<double>());
 }
 
 std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy& busy,

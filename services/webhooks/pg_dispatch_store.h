@@ -56,6 +56,8 @@ class PgDispatchStore {
   // Moves up to `limit` outbox events into sends of the enabled webhooks that want them
   // (dropping events nobody wants); returns how many events it took.
   int fanOut(int limit);
+  // Age of the oldest event still in the outbox (not yet fanned out), in seconds; 0 when empty.
+  double outboxLag();
   // Claims up to `limit` due sends, at most `per_webhook` per webhook counting those in
   // `busy`, leasing each for `lease` (it comes due again if no attempt is recorded by then).
   std::vector<Send> claim(int limit, int per_webhook, const Busy& busy, Millis lease);

@@ -413,3 +413,44 @@ def pruning_goes_oldest_first_past_events_still_in_use():
     r = subprocess.run([tests, "[.pg]"], capture_output=True, text=True, timeout=300,
                        env=dict(os.environ, DATABASE_URL=ENV["DATABASE_URL"]))
     assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+
+
+def _metric(series):
+    """The value of one series on the webhooks service's /metrics; None while it does not answer."""
+    try:
+        with harness.urllib.request.urlopen(f"{ENV['WEBHOOKS_ADMIN_URL']}metrics", timeout=2) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith(series + " "):
+                    return float(line.split()[-1])
+        return 0.0
+    except OSError:
+        return None
+
+
+@test
+def the_dispatcher_reports_its_outbox_lag_and_delivery_attempts():
+    """webhook_outbox_lag_seconds is the age of the oldest event waiting in the outbox (here one
+    written while the dispatcher was down), webhook_attempts_total counts attempts by outcome."""
+    ws = Workspace()
+    with _receiver() as rx:
+        endpoint = rx.endpoint()
+        _hook(ws, endpoint.url)
+        ws.link(slug="lag", questions=QUESTIONS)
+        stack("stop-service", "webhooks")
+        try:
+            ws.complete("lag", {"why": "it waits in the outbox"})
+            time.sleep(2.5)
+        finally:
+            stack("start-service", "webhooks")
+        lags = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and max(lags, default=0) < 2.5:
+            lag = _metric("webhook_outbox_lag_seconds")
+            if lag is not None:
+                lags.append(lag)
+            time.sleep(0.05)
+        assert max(lags, default=0) >= 2.5, f"the lag read back: {sorted(set(lags))}"
+        assert endpoint.wait(1, 10), "the event was not delivered"
+        wait_until(lambda: _metric('webhook_attempts_total{outcome="succeeded"}') >= 1, 5,
+                   "the attempt counted")
+        wait_until(lambda: _metric("webhook_outbox_lag_seconds") == 0, 5, "the lag back to 0")
