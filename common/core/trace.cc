@@ -19,12 +19,15 @@ bool allZero(std::string_view text) {
 }  // namespace
 
 std::optional<TraceParent> parse(std::string_view h) {
-  // 2 + 1 + 32 + 1 + 16 + 1 + 2
-  if (h.size() != 55 || h[2] != '-' || h[35] != '-' || h[52] != '-') return std::nullopt;
+  // 2 + 1 + 32 + 1 + 16 + 1 + 2. A later version may append fields after a '-': its first
+  // four are read as version 00's (W3C Trace Context, "Versioning of traceparent").
+  if (h.size() < 55 || h[2] != '-' || h[35] != '-' || h[52] != '-') return std::nullopt;
   const auto version = h.substr(0, 2), trace = h.substr(3, 32), span = h.substr(36, 16),
              flags = h.substr(53, 2);
-  if (version != "00" || !isLowerHex(trace) || !isLowerHex(span) || !isLowerHex(flags) ||
-      allZero(trace) || allZero(span)) {
+  if (!isLowerHex(version) || version == "ff") return std::nullopt;
+  if (version == "00" ? h.size() != 55 : (h.size() > 55 && h[55] != '-')) return std::nullopt;
+  if (!isLowerHex(trace) || !isLowerHex(span) || !isLowerHex(flags) || allZero(trace) ||
+      allZero(span)) {
     return std::nullopt;
   }
   return TraceParent{std::string(trace), std::string(span),

@@ -46,6 +46,11 @@ class ChannelReadiness {
   std::atomic<bool> connected_once_{false};
 };
 
+// Whether a call on the channel would be tried now, without blocking: false while every
+// connection it had is lost and it waits to reconnect (TRANSIENT_FAILURE), when calls fail
+// at once. Idle and connecting channels count as available: a call makes them connect.
+bool available(grpc::Channel& channel);
+
 // Builds and starts a server on 0.0.0.0:port (0 = any free port, reported in *bound_port)
 // with the health service and server reflection enabled.
 std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,

@@ -46,7 +46,7 @@ int serviceMain(const ServiceDefinition& definition, const std::function<void(En
   // How long a leaving replica keeps serving after it says NOT_SERVING, while its callers
   // (and Kubernetes' endpoints) move away.
   basics.ports.drain_delay =
-      std::chrono::milliseconds(env.integer("DRAIN_DELAY_MS", 2000, 0, 60 * 1000));
+      std::chrono::milliseconds(env.integer("DRAIN_DELAY_MS", 2000, 0, 10 * 1000));
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
   // than cores lets commits share flushes.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "common/core/config.h"
 #include "common/core/json_writer.h"
 #include "common/grpc/grpc_kit.h"
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
@@ -56,9 +57,15 @@ int main(int argc, char** argv) {
     std::cout << feedback::ctl::kUsage;
     return 0;
   }
-  const char* addr = std::getenv("TOKENS_ADDR");
-  auto stub = tv1::TokensService::NewStub(
-      feedback::grpckit::makeChannel(addr && *addr ? addr : "127.0.0.1:50051"));
+  feedback::Env env;
+  const std::string tokens = env.grpcTarget("TOKENS_ADDR", "127.0.0.1:50051");
+  try {
+    env.check();
+  } catch (const feedback::ConfigError& e) {
+    std::cerr << "feedbackctl: " << e.what() << "\n";
+    return 2;
+  }
+  auto stub = tv1::TokensService::NewStub(feedback::grpckit::makeChannel(tokens));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   // Waits for the tokens service to come up instead of failing at once.

@@ -15,6 +15,7 @@ HttpResponse AdminEndpoints::handle(const HttpRequest& request) const {
     HttpResponse response;
     response.setHeader("Content-Type", "text/plain; version=0.0.4");
     response.body = metrics_.render(open_connections_());
+    if (more_metrics_) response.body += more_metrics_();
     return response;
   }
   return jsonResponse(404, R"({"status":"not found"})");

@@ -11,11 +11,13 @@ namespace feedback::gateway {
 
 class AdminEndpoints {
  public:
+  // `more_metrics` renders series the Metrics object does not hold (e.g. backend channels).
   AdminEndpoints(const Metrics& metrics, std::function<std::size_t()> open_connections,
-                 std::function<bool()> ready)
+                 std::function<bool()> ready, std::function<std::string()> more_metrics = nullptr)
       : metrics_(metrics),
         open_connections_(std::move(open_connections)),
-        ready_(std::move(ready)) {}
+        ready_(std::move(ready)),
+        more_metrics_(std::move(more_metrics)) {}
 
   HttpResponse handle(const HttpRequest& request) const;
 
@@ -23,6 +25,7 @@ class AdminEndpoints {
   const Metrics& metrics_;
   std::function<std::size_t()> open_connections_;
   std::function<bool()> ready_;
+  std::function<std::string()> more_metrics_;
 };
 
 }  // namespace feedback::gateway

@@ -5,6 +5,7 @@
 #include <grpcpp/channel.h>
 
 #include <memory>
+#include <string>
 
 namespace feedback::gateway {
 
@@ -14,5 +15,9 @@ struct Backends {
   std::shared_ptr<grpc::Channel> responses;
   std::shared_ptr<grpc::Channel> webhooks;
 };
+
+// gateway_backend_available{service}: 1 unless calls to that service fail at once because
+// every connection to it is lost (grpckit::available), in the Prometheus text format.
+std::string renderBackendsAvailable(const Backends& backends);
 
 }  // namespace feedback::gateway

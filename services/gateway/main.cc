@@ -118,7 +118,8 @@ int main() {
         [&] {
           return !draining && tokens_ready.ready() && links_ready.ready() &&
                  responses_ready.ready();
-        });
+        },
+        [&backends] { return renderBackendsAvailable(backends); });
     HttpServer admin_server(
         config.admin,
         [&admin_endpoints](HttpRequest r, Respond respond) { respond(admin_endpoints.handle(r)); },

@@ -12,18 +12,23 @@ namespace {
 // Failed applications (not model calls) a job gets beyond its model attempts.
 constexpr int kApplyAttempts = 3;
 
+// How long a job waits before a replica without a model server takes it (the jobs a model
+// server's replicas left, or could not keep up with).
+constexpr int64_t kLeftJobWaitMs = 5000;
+
 int64_t steadyMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
-// The next due job, leased: it comes due again should this worker die with it.
+// The next job due for `$2` ms, leased: it comes due again should this worker die with it.
 constexpr const char* kClaim = "insight_jobs_claim";
 constexpr const char* kClaimSql =
     "UPDATE responses.insight_jobs SET attempts = attempts + 1,"
     "  due_at = clock_timestamp() + $1 * interval '1 millisecond'"
-    " WHERE id = (SELECT id FROM responses.insight_jobs WHERE due_at <= clock_timestamp()"
+    " WHERE id = (SELECT id FROM responses.insight_jobs"
+    "   WHERE due_at <= clock_timestamp() - $2 * interval '1 millisecond'"
     "   ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
     " RETURNING id, workspace_uuid::text, response_uuid::text, answer_uuid::text, question,"
     "   custom_fields, text, attempts";
@@ -91,7 +96,10 @@ bool InsightJobs::runOne(pqxx::connection& connection) {
   pqxx::result claimed;
   {
     pqxx::nontransaction tx(connection);
-    claimed = tx.exec_prepared(kClaim, static_cast<int64_t>(lease_.count()));
+    // Without a model server, only jobs left waiting: a fresh one is a model-server replica's
+    // to take, and the local evaluator would answer it in the model's stead.
+    const int64_t waited_ms = model_ ? 0 : kLeftJobWaitMs;
+    claimed = tx.exec_prepared(kClaim, static_cast<int64_t>(lease_.count()), waited_ms);
   }
   if (claimed.empty()) return false;
   const auto& row = claimed[0];

@@ -7,7 +7,8 @@
 // answers instead, so that every job ends in valid insights. While the server keeps failing
 // (`failures_to_rest` calls in a row), it rests for `rest` and the local evaluator answers at once,
 // so that a dead server does not make every answer wait through all its attempts. Without a
-// model server (AI_EVALUATOR=local after openai), the local evaluator finishes the jobs left.
+// model server (AI_EVALUATOR=local after openai), the local evaluator finishes the jobs left
+// (those waiting 5 s), never racing a model-server replica for a fresh one.
 // A job that cannot be applied (its response unreadable) is dropped after a few more tries,
 // loudly. Jobs live in PostgreSQL, so they survive restarts, and any number of replicas may
 // work them.

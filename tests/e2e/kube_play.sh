@@ -7,6 +7,8 @@
 #  - each Deployment's pod template is played as one pod named after the Deployment, which is
 #    also its Service's name: podman's DNS then answers the names the configuration uses;
 #  - the Secret becomes a podman secret (what podman's envFrom secretRef reads);
+#  - container ports and probes are left out: podman would publish every port on the host,
+#    and it runs probes only from systemd timers (the test waits on the gateway's /readyz);
 #  - kinds podman does not play (Service, Job, PodDisruptionBudget, HorizontalPodAutoscaler,
 #    Ingress, NetworkPolicy) are listed and left out; each service applies its migrations at
 #    start-up as it does when the migrations Job has not run.
@@ -19,11 +21,11 @@ work=$root/.run/kube-play
 network=feedback-kube-play
 rm -rf "$work" && mkdir -p "$work"
 kubectl kustomize "$root/deploy/k8s/overlays/dev" >"$work/dev.yaml" || exit 1
-node - "$work" <<'JS' || exit 1
+node - "$work" "$root" <<'JS' || exit 1
 const fs = require("fs");
 const path = require("path");
-const work = process.argv[2];
-const yaml = require(path.join(process.cwd(), ".tools", "node_modules", "js-yaml"));
+const [work, root] = process.argv.slice(2);
+const yaml = require(path.join(root, ".tools", "node_modules", "js-yaml"));
 const objects = yaml.loadAll(fs.readFileSync(path.join(work, "dev.yaml"), "utf8"));
 const played = [];
 const skipped = new Set();
@@ -31,9 +33,16 @@ for (const o of objects) {
   if (o.kind === "ConfigMap") {
     played.push(o);
   } else if (o.kind === "Deployment") {
+    const spec = o.spec.template.spec;
+    for (const c of spec.containers) {
+      // podman publishes every containerPort on the host (0.0.0.0), where they would clash;
+      // the probes name those ports, and podman could only run them from systemd timers.
+      delete c.ports;
+      delete c.readinessProbe;
+      delete c.livenessProbe;
+    }
     played.push({apiVersion: "v1", kind: "Pod",
-                 metadata: {name: o.metadata.name, labels: o.spec.template.metadata.labels},
-                 spec: o.spec.template.spec});
+                 metadata: {name: o.metadata.name, labels: o.spec.template.metadata.labels}, spec});
   } else if (o.kind === "Secret") {
     fs.writeFileSync(path.join(work, `secret.${o.metadata.name}`), JSON.stringify(o.data));
   } else {
@@ -44,17 +53,19 @@ fs.writeFileSync(path.join(work, "workloads.yaml"), played.map((o) => yaml.dump(
 console.log(`kube: playing ${played.filter((o) => o.kind === "Pod").map((o) => o.metadata.name).join(", ")}; ` +
             `not played here: ${[...skipped].join(", ")}`);
 JS
-cleanup() {
-  for pod in $(podman pod ls --filter "network=$network" --format '{{.Name}}' 2>/dev/null); do
-    podman pod logs "$pod" >"$work/$pod.log" 2>&1
-  done
-  [ "${KEEP:-0}" = 1 ] && return
+remove() {
   podman kube down "$work/workloads.yaml" >/dev/null 2>&1
   for secret in "$work"/secret.*; do podman secret rm "${secret##*/secret.}" >/dev/null 2>&1; done
   podman network rm --force "$network" >/dev/null 2>&1
 }
+cleanup() {
+  for pod in $(podman pod ls --filter "network=$network" --format '{{.Name}}' 2>/dev/null); do
+    podman pod logs "$pod" >"$work/$pod.log" 2>&1
+  done
+  [ "${KEEP:-0}" = 1 ] || remove
+}
 trap cleanup EXIT
-cleanup
+remove  # what a run with KEEP=1 left
 podman network create "$network" >/dev/null || exit 1
 for secret in "$work"/secret.*; do
   podman secret create "${secret##*/secret.}" "$secret" >/dev/null || exit 1

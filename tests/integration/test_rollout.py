@@ -118,7 +118,8 @@ def restarting_each_service_replica_under_load_fails_nothing():
     ws = Workspace(rate_limit=100000000)
     with open(os.path.join(BENCH, "link_5_questions.json")) as f:
         link = ws.link(slug="service-rollout", **json.load(f))
-    seconds = 44
+    # Longer than the restarts take (about 12 s per service): checked below.
+    seconds = 80
     with contextlib.ExitStack() as replicas:
         second = {name: replicas.enter_context(ExtraProcess(name, f"{name}-rollout")) for name in SERVICES}
         targets = {f"{name.upper()}_ADDR": f"{ENV[name.upper() + '_ADDR']},{second[name].address}"
@@ -140,6 +141,7 @@ def restarting_each_service_replica_under_load_fails_nothing():
                    for name, (path, script, connections, settings) in loads.items()]
         for t in threads:
             t.start()
+        load_started = time.monotonic()
         time.sleep(3)
         for name in SERVICES:
             stack("stop-service", name)
@@ -150,8 +152,16 @@ def restarting_each_service_replica_under_load_fails_nothing():
             time.sleep(2)
             second[name].restart()
             time.sleep(2)
+        restarts_took = time.monotonic() - load_started
         for t in threads:
             t.join()
+        # Both replicas of every service served calls of the load.
+        for name in SERVICES:
+            with urllib.request.urlopen(f"{second[name].admin_url}metrics", timeout=5) as r:
+                calls = sum(float(line.split()[-1]) for line in r.read().decode().splitlines()
+                            if line.startswith("rpc_total{"))
+            assert calls > 0, f"the second {name} replica got no call after its restart"
+    assert restarts_took < seconds - 2, f"the restarts took {restarts_took:.0f} s, the load {seconds} s"
     _assert_nothing_failed(results, set(loads))
 
 

@@ -415,10 +415,10 @@ def pruning_goes_oldest_first_past_events_still_in_use():
     assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
 
 
-def _metric(series):
-    """The value of one series on the webhooks service's /metrics; None while it does not answer."""
+def _metric(admin_url, series):
+    """The value of one series on a process's /metrics; None while it does not answer."""
     try:
-        with harness.urllib.request.urlopen(f"{ENV['WEBHOOKS_ADMIN_URL']}metrics", timeout=2) as r:
+        with harness.urllib.request.urlopen(f"{admin_url}metrics", timeout=2) as r:
             for line in r.read().decode().splitlines():
                 if line.startswith(series + " "):
                     return float(line.split()[-1])
@@ -430,7 +430,7 @@ def _metric(series):
 @test
 def the_dispatcher_reports_its_outbox_lag_and_delivery_attempts():
     """webhook_outbox_lag_seconds is the age of the oldest event waiting in the outbox (here one
-    written while the dispatcher was down), webhook_attempts_total counts attempts by outcome."""
+    written while no dispatcher ran), webhook_attempts_total counts attempts by outcome."""
     ws = Workspace()
     with _receiver() as rx:
         endpoint = rx.endpoint()
@@ -440,17 +440,21 @@ def the_dispatcher_reports_its_outbox_lag_and_delivery_attempts():
         try:
             ws.complete("lag", {"why": "it waits in the outbox"})
             time.sleep(2.5)
+            # A dispatcher of its own: the first round reads the lag; it is kept for a second.
+            with ExtraProcess("webhooks", "webhooks-lag") as dispatcher:
+                lags = []
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and max(lags, default=0) < 2.5:
+                    lag = _metric(dispatcher.admin_url, "webhook_outbox_lag_seconds")
+                    if lag is not None:
+                        lags.append(lag)
+                    time.sleep(0.05)
+                assert max(lags, default=0) >= 2.5, f"the lag read back: {sorted(set(lags))}"
+                assert endpoint.wait(1, 10), "the event was not delivered"
+                wait_until(lambda: _metric(dispatcher.admin_url,
+                                           'webhook_attempts_total{outcome="succeeded"}') >= 1, 5,
+                           "the attempt counted")
+                wait_until(lambda: _metric(dispatcher.admin_url, "webhook_outbox_lag_seconds") == 0,
+                           5, "the lag back to 0")
         finally:
             stack("start-service", "webhooks")
-        lags = []
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and max(lags, default=0) < 2.5:
-            lag = _metric("webhook_outbox_lag_seconds")
-            if lag is not None:
-                lags.append(lag)
-            time.sleep(0.05)
-        assert max(lags, default=0) >= 2.5, f"the lag read back: {sorted(set(lags))}"
-        assert endpoint.wait(1, 10), "the event was not delivered"
-        wait_until(lambda: _metric('webhook_attempts_total{outcome="succeeded"}') >= 1, 5,
-                   "the attempt counted")
-        wait_until(lambda: _metric("webhook_outbox_lag_seconds") == 0, 5, "the lag back to 0")

@@ -55,3 +55,29 @@ TEST_CASE("errors: guarded() maps exceptions to statuses", "[errors]") {
   auto crash = feedback::grpckit::guarded([] { throw std::runtime_error("boom"); });
   CHECK(crash.error_code() == grpc::StatusCode::INTERNAL);
 }
+
+TEST_CASE("channels: available until every connection is lost, then again once reconnected",
+          "[grpc]") {
+  int port = 0;
+  auto server = feedback::grpckit::startServer({}, 0, &port);
+  auto channel = feedback::grpckit::makeChannel("127.0.0.1:" + std::to_string(port));
+  CHECK(feedback::grpckit::available(*channel));  // idle: a call would connect
+  REQUIRE(channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(5)));
+  CHECK(feedback::grpckit::available(*channel));
+  server->Shutdown();
+  server.reset();
+  // Reconnecting to a closed port fails: calls would fail at once.
+  auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(5);
+  while (feedback::grpckit::available(*channel) && std::chrono::system_clock::now() < deadline) {
+    channel->WaitForStateChange(channel->GetState(true), deadline);
+  }
+  CHECK_FALSE(feedback::grpckit::available(*channel));
+  // The same port served again: the channel finds it within its reconnect backoff.
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:" + std::to_string(port), grpc::InsecureServerCredentials());
+  auto again = builder.BuildAndStart();
+  REQUIRE(again);
+  CHECK(channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(5)));
+  CHECK(feedback::grpckit::available(*channel));
+  again->Shutdown();
+}
