@@ -61,10 +61,24 @@ function workspace() {
 
 const SPOKEN = "the delivery was late but the support team was wonderful";
 
+// The fake microphone plays this file in a loop, from wherever it happens to be when the
+// recording starts: silence at both ends keeps the sentence whole across the loop's seam.
+const SILENCE_MS = 700;
+let fakeAudioFile;  // what spokenWav made for this run's browser
+
 function spokenWav(dir) {
+  const raw = path.join(dir, "spoken-raw.wav");
   const file = path.join(dir, "spoken.wav");
-  execFileSync("flite", ["-voice", "slt", "-t", SPOKEN, "-o", file]);
+  execFileSync("flite", ["-voice", "slt", "-t", SPOKEN, "-o", raw]);
+  execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-i", raw, "-af",
+    `adelay=${SILENCE_MS},apad=pad_dur=${SILENCE_MS / 1000}`, "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", file]);
+  fakeAudioFile = file;
   return file;
+}
+
+// How long one loop of the fake microphone's file lasts (16 kHz, 16-bit mono after its header).
+function loopMillis(file) {
+  return Math.ceil(((fs.statSync(file).size - 44) / (16000 * 2)) * 1000);
 }
 
 const CARDS = [
@@ -106,7 +120,8 @@ async function fillEveryType(page, base) {
     return live && /\b(delivery|support|late|team)\b/.test(live.textContent);
   }, null, { timeout: 20000 });
   const partial = await page.locator("#live-voice_q").textContent();
-  await page.waitForTimeout(1500);
+  // One whole loop more: the stored recording holds the sentence from silence to silence.
+  await page.waitForTimeout(loopMillis(fakeAudioFile) + 500);
   await q("voice_q").getByRole("button", { name: "Stop recording" }).click();
   await q("voice_q").locator(".saved").filter({ hasText: "Recording saved" }).waitFor({ timeout: 20000 });
   await q("vtf_q").getByRole("button", { name: "Type instead" }).click();
