@@ -3,8 +3,10 @@
 #include <absl/synchronization/mutex.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/support/server_interceptor.h>
 
 #include <chrono>
+#include <string_view>
 #include <thread>
 
 #include "common/core/log.h"
@@ -154,8 +156,42 @@ bool ChannelReadiness::ready() {
   return state == GRPC_CHANNEL_IDLE && connected_once_;
 }
 
+namespace {
+
+// One per call: counts it in CallsInFlight for as long as the call lives.
+class CountingInterceptor : public grpc::experimental::Interceptor {
+ public:
+  explicit CountingInterceptor(CallsInFlight* calls) : calls_(calls) {
+    if (calls_) calls_->started();
+  }
+  ~CountingInterceptor() override {
+    if (calls_) calls_->ended();
+  }
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    methods->Proceed();
+  }
+
+ private:
+  CallsInFlight* calls_;
+};
+
+class CountingInterceptorFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit CountingInterceptorFactory(CallsInFlight& calls) : calls_(calls) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    const bool watch = std::string_view(info->method()) == "/grpc.health.v1.Health/Watch";
+    return new CountingInterceptor(watch ? nullptr : &calls_);
+  }
+
+ private:
+  CallsInFlight& calls_;
+};
+
+}  // namespace
+
 std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,
-                                          int* bound_port) {
+                                          int* bound_port, CallsInFlight* calls) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -166,6 +202,11 @@ std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& ser
   // connection may finish (live transcriptions last minutes).
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, 60 * 1000);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, 15 * 60 * 1000);
+  if (calls) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counting;
+    counting.push_back(std::make_unique<CountingInterceptorFactory>(*calls));
+    builder.experimental().SetInterceptorCreators(std::move(counting));
+  }
   for (auto* s : services) builder.RegisterService(s);
   auto server = builder.BuildAndStart();
   if (!server) throw std::runtime_error("cannot listen on gRPC port " + std::to_string(port));
@@ -173,13 +214,23 @@ std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& ser
 }
 
 void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal,
-                      std::chrono::milliseconds drain_delay, int drain_seconds) {
+                      std::chrono::milliseconds drain_delay, const CallsInFlight* calls,
+                      int drain_seconds) {
   int signal_number = process::waitForTerminationSignal();
   log::info("draining", {{"signal", signal_number}});
   if (on_signal) on_signal();
   server.GetHealthCheckService()->Shutdown();
   std::this_thread::sleep_for(drain_delay);
-  server.Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(drain_seconds));
+  auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(drain_seconds);
+  if (calls) {
+    // The health watches never end by themselves: waiting for every call would always take
+    // the whole drain. Wait for the others, then end the server at once.
+    while (calls->count() > 0 && std::chrono::system_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    deadline = std::chrono::system_clock::now();
+  }
+  server.Shutdown(deadline);
 }
 
 }  // namespace feedback::grpckit

@@ -51,18 +51,32 @@ class ChannelReadiness {
 // at once. Idle and connecting channels count as available: a call makes them connect.
 bool available(grpc::Channel& channel);
 
+// Calls under way on a server, the health service's watches left out (they last as long as
+// their connection): what a drain waits for before it ends the server.
+class CallsInFlight {
+ public:
+  int count() const { return count_.load(); }
+  void started() { ++count_; }
+  void ended() { --count_; }
+
+ private:
+  std::atomic<int> count_{0};
+};
+
 // Builds and starts a server on 0.0.0.0:port (0 = any free port, reported in *bound_port)
 // with the health service and server reflection enabled.
+// With `calls`, counts every call it serves there.
 std::unique_ptr<grpc::Server> startServer(const std::vector<grpc::Service*>& services, int port,
-                                          int* bound_port);
+                                          int* bound_port, CallsInFlight* calls = nullptr);
 
 // Blocks until SIGTERM or SIGINT (see process::blockTerminationSignals), then leaves gracefully:
 // `on_signal` runs (e.g. to make readiness fail), the health service says NOT_SERVING, and
 // for `drain_delay` calls are still served while clients move away (makeChannel's channels
 // watch that health and stop picking this replica; Kubernetes takes the pod out of its
-// Service). Then the server shuts down: in-flight calls finish within `drain_seconds`.
+// Service). Then the calls under way (`calls`, as startServer counted them) have up to
+// `drain_seconds` to finish, and the server ends, cutting what is left (the health watches).
 void serveUntilSignal(grpc::Server& server, const std::function<void()>& on_signal = nullptr,
                       std::chrono::milliseconds drain_delay = std::chrono::milliseconds(0),
-                      int drain_seconds = 10);
+                      const CallsInFlight* calls = nullptr, int drain_seconds = 10);
 
 }  // namespace feedback::grpckit

@@ -19,14 +19,15 @@ void serveService(const std::vector<grpc::Service*>& services, ServicePorts port
   counters.gauge("pg_pool_healthy", [&pool] { return pool.healthy() ? 1.0 : 0.0; });
   counters.gauge("redis_connected", [&redis] { return redis.connected() ? 1.0 : 0.0; });
   int bound = 0;
-  auto server = grpckit::startServer(services, ports.grpc, &bound);
+  grpckit::CallsInFlight calls;
+  auto server = grpckit::startServer(services, ports.grpc, &bound, &calls);
   std::atomic<bool> draining{false};
   AdminHttp admin(ports.admin,
                   {[&] { return !draining && pool.probe(std::chrono::milliseconds(1000)); },
                    [&counters] { return counters.render(); }});
   log::info("listening", {{"port", bound}, {"admin_port", admin.port()}});
   grpckit::serveUntilSignal(
-      *server, [&draining] { draining = true; }, ports.drain_delay);
+      *server, [&draining] { draining = true; }, ports.drain_delay, &calls);
   pool.stop();
 }
 
