@@ -318,12 +318,14 @@ def wait_until(predicate, timeout=20, what="condition"):
 
 def run(modules, only=None):
     passed = failed = 0
+    durations = []
     for module in modules:
         __import__(module)
     for fn in TESTS:
         name = f"{fn.__module__}/{fn.__name__}"
         if only and only not in name:
             continue
+        started = time.monotonic()
         try:
             fn()
             passed += 1
@@ -333,5 +335,9 @@ def run(modules, only=None):
             tb = traceback.extract_tb(e.__traceback__)[-1]
             print(f"FAIL {name}: {type(e).__name__}: {e} ({os.path.basename(tb.filename)}:{tb.lineno})",
                   flush=True)
+        durations.append((time.monotonic() - started, name))
+    # Where the suite's time goes: the slowest tests.
+    for seconds, name in sorted(durations, reverse=True)[:8]:
+        print(f"  slow: {seconds:5.1f} s  {name}")
     print(f"integration: {passed} passed, {failed} failed")
     return 1 if failed else 0
