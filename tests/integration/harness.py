@@ -229,6 +229,22 @@ def free_port():
                 pass
 
 
+def metrics(admin_url):
+    """A process's /metrics as {series: value}, the series with its labels."""
+    with urllib.request.urlopen(admin_url + "metrics", timeout=5) as r:
+        out = {}
+        for line in r.read().decode().splitlines():
+            if line and not line.startswith("#"):
+                name, value = line.rsplit(" ", 1)
+                out[name] = float(value)
+        return out
+
+
+def admin_urls():
+    """The admin URLs of every process of the stack: the gateways', then the services'."""
+    return ENV["ADMIN_URLS"].split(",") + [ENV[f"{s}_ADMIN_URL"] for s in ("TOKENS", "LINKS", "RESPONSES", "WEBHOOKS")]
+
+
 def webhooks_ready():
     with urllib.request.urlopen(f"{ENV['WEBHOOKS_ADMIN_URL']}readyz", timeout=2) as r:
         return r.status == 200

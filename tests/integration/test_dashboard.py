@@ -4,23 +4,16 @@ traffic that makes it (an API call, an intake submission, a webhook delivery).""
 import json
 import os
 import re
-import urllib.request
 
-from harness import ENV, ROOT, Workspace, expect, test
+from harness import ROOT, Workspace, admin_urls, expect, metrics, test
 from test_webhooks import QUESTIONS, _hook, _receiver
 
 DASHBOARD = os.path.join(ROOT, "deploy", "grafana", "feedback-dashboard.json")
 
 
 def _exported():
-    urls = ENV["ADMIN_URLS"].split(",") + [ENV[f"{s}_ADMIN_URL"] for s in ("TOKENS", "LINKS", "RESPONSES", "WEBHOOKS")]
-    names = set()
-    for url in urls:
-        with urllib.request.urlopen(f"{url}metrics", timeout=5) as r:
-            for line in r.read().decode().splitlines():
-                if line and not line.startswith("#"):
-                    names.add(re.match(r"[a-zA-Z_:][a-zA-Z0-9_:]*", line).group(0))
-    return names
+    return {re.match(r"[a-zA-Z_:][a-zA-Z0-9_:]*", series).group(0)
+            for url in admin_urls() for series in metrics(url)}
 
 
 def _queried():

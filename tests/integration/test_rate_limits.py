@@ -6,25 +6,14 @@ import os
 import subprocess
 import threading
 import time
-import urllib.request
 
-from harness import (ENV, GATEWAYS, ROOT, Workspace, expect, feedbackctl, intake, redis, request,
-                     stack, test, wait_until)
+from harness import (ENV, GATEWAYS, ROOT, Workspace, expect, feedbackctl, intake, metrics, redis,
+                     request, stack, test, wait_until)
 from test_link_cache import SecondGateway, _in_flight_then_revoked
 
 
-def _metrics(admin_url):
-    with urllib.request.urlopen(admin_url + "metrics", timeout=5) as r:
-        out = {}
-        for line in r.read().decode().splitlines():
-            if line and not line.startswith("#"):
-                name, value = line.rsplit(" ", 1)
-                out[name] = float(value)
-        return out
-
-
 def _local_decisions(admin_url):
-    m = _metrics(admin_url)
+    m = metrics(admin_url)
     return sum(v for k, v in m.items()
                if k.startswith('gateway_rate_limit_decisions_total{source="local"'))
 
@@ -178,8 +167,8 @@ def redis_down_leaves_local_limits_on_each_replica_and_its_return_restores_share
             for gateway in GATEWAYS[:1]:
                 statuses = [ws.call("GET", "tokens/", gateway=gateway).status for _ in range(32)]
                 assert statuses[:30] == [200] * 30 and statuses[30:] == [429, 429], statuses
-            assert _metrics(admin)["gateway_rate_limit_degraded"] == 1
-            assert _metrics(admin)['gateway_rate_limit_decisions_total{source="local",outcome="admitted"}'] >= 30
+            assert metrics(admin)["gateway_rate_limit_degraded"] == 1
+            assert metrics(admin)['gateway_rate_limit_decisions_total{source="local",outcome="admitted"}'] >= 30
             # Fail closed: 503 with Retry-After.
             r = closed.call(ws, "GET", "tokens/")
             expect(r, 503, "SERVICE_UNAVAILABLE")
@@ -188,11 +177,11 @@ def redis_down_leaves_local_limits_on_each_replica_and_its_return_restores_share
             stack("start-service", "redis")
     # Back to the shared window by itself (empty again: this Redis keeps no data).
     wait_until(lambda: ws.call("GET", "tokens/").status == 200 and
-               _metrics(admin)["gateway_rate_limit_degraded"] == 0, what="shared limits again")
-    before = _metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
+               metrics(admin)["gateway_rate_limit_degraded"] == 0, what="shared limits again")
+    before = metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
     for gateway in GATEWAYS:
         expect(ws.call("GET", "tokens/", gateway=gateway), 200)
-    after = _metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
+    after = metrics(admin)['gateway_rate_limit_decisions_total{source="shared",outcome="admitted"}']
     assert after >= before + 1, (before, after)
     with open(os.path.join(os.environ.get("STACK_DIR", os.path.join(ROOT, ".run")), "logs",
                            "gateway.log")) as f:

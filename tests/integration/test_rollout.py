@@ -14,7 +14,7 @@ import threading
 import time
 import urllib.request
 
-from harness import ENV, ROOT, STACK_DIR, ExtraProcess, Workspace, free_port, stack, test, wait_until
+from harness import ENV, ROOT, STACK_DIR, ExtraProcess, Workspace, free_port, metrics, stack, test, wait_until
 
 BENCH = os.path.join(ROOT, "tests", "bench")
 
@@ -167,11 +167,9 @@ def restarting_each_service_replica_under_load_fails_nothing():
         for t in threads:
             t.join()
         # Both replicas of every service served calls of the load.
-        calls = {}
-        for name in SERVICES:
-            with urllib.request.urlopen(f"{second[name].admin_url}metrics", timeout=5) as r:
-                calls[name] = sum(float(line.split()[-1]) for line in r.read().decode().splitlines()
-                                  if line.startswith("rpc_total{"))
+        calls = {name: sum(v for series, v in metrics(second[name].admin_url).items()
+                           if series.startswith("rpc_total{"))
+                 for name in SERVICES}
     print(f"    restarts took {restarts_took:.1f} s; calls to the restarted second replicas: {calls}")
     assert all(calls.values()), f"a second replica got no call after its restart: {calls}"
     _assert_nothing_failed(results, set(loads))

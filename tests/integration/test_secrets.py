@@ -4,9 +4,8 @@ so the logs it reads are the whole suite's)."""
 import glob
 import os
 import re
-import urllib.request
 
-from harness import ENV, STACK_DIR, Workspace, expect, request, test
+from harness import STACK_DIR, Workspace, admin_urls, expect, metrics, request, test
 
 SECRET_SHAPES = {"API key": re.compile(r"sk_live_[A-Za-z0-9]{32,}"),
                  "webhook secret": re.compile(r"whsec_[A-Za-z0-9+/]{40,}")}
@@ -17,10 +16,8 @@ def _everything_written():
     for path in glob.glob(os.path.join(STACK_DIR, "logs", "*.log")):
         with open(path, errors="replace") as f:
             texts[path] = f.read()
-    urls = ENV["ADMIN_URLS"].split(",") + [ENV[f"{s}_ADMIN_URL"] for s in ("TOKENS", "LINKS", "RESPONSES", "WEBHOOKS")]
-    for url in urls:
-        with urllib.request.urlopen(f"{url}metrics", timeout=5) as r:
-            texts[f"{url}metrics"] = r.read().decode()
+    for url in admin_urls():
+        texts[f"{url}metrics"] = "\n".join(f"{series} {value}" for series, value in metrics(url).items())
     return texts
 
 

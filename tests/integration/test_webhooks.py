@@ -170,11 +170,7 @@ def a_webhook_at_its_limit_with_a_backlog_leaves_the_dispatcher_idle():
     ws = Workspace()
 
     def rounds():
-        with harness.urllib.request.urlopen(f"{ENV['WEBHOOKS_ADMIN_URL']}metrics", timeout=5) as r:
-            for line in r.read().decode().splitlines():
-                if line.startswith("webhook_claim_rounds_total"):
-                    return float(line.split()[-1])
-        return 0.0
+        return harness.metrics(ENV["WEBHOOKS_ADMIN_URL"]).get("webhook_claim_rounds_total", 0.0)
 
     with _receiver() as rx:
         hung = rx.endpoint(hang=True)
@@ -418,11 +414,7 @@ def pruning_goes_oldest_first_past_events_still_in_use():
 def _metric(admin_url, series):
     """The value of one series on a process's /metrics; None while it does not answer."""
     try:
-        with harness.urllib.request.urlopen(f"{admin_url}metrics", timeout=2) as r:
-            for line in r.read().decode().splitlines():
-                if line.startswith(series + " "):
-                    return float(line.split()[-1])
-        return 0.0
+        return harness.metrics(admin_url).get(series, 0.0)
     except OSError:
         return None
 
