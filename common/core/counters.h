@@ -22,9 +22,10 @@ class Counters {
   // method="GetLink"): rendered as <name>_bucket{...,le}, _sum and _count.
   void observe(const std::string& name, const std::string& labels, double seconds);
 
-  // Upper bounds of the histograms' buckets, in seconds (+Inf besides).
-  static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
-                                                      0.05,   0.1,   0.25,   0.5,   1,    5};
+  // Upper bounds of every latency histogram's buckets, in seconds (+Inf besides): the
+  // services' and the gateway's routes' (RouteMetrics), so that dashboards compare them.
+  static constexpr std::array<double, 13> kBuckets = {
+      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
   std::string render() const;
 
  private:

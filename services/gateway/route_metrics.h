@@ -12,13 +12,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/core/counters.h"
+
 namespace feedback::gateway {
 
 class RouteMetrics {
  public:
-  // Upper bounds of the histogram's buckets, in seconds (+Inf besides).
-  static constexpr std::array<double, 13> kBuckets = {
-      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+  // The buckets of every latency histogram of the project.
+  static constexpr auto kBuckets = Counters::kBuckets;
 
   RouteMetrics();
   // Before any observe(): `route` is the key observe() is given for it.

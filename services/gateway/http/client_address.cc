@@ -87,8 +87,7 @@ std::string_view ClientAddresses::hostOf(const HttpRequest& request) const {
   if (auto comma = forwarded.rfind(','); comma != std::string_view::npos) {
     forwarded.remove_prefix(comma + 1);
   }
-  while (!forwarded.empty() && forwarded.front() == ' ') forwarded.remove_prefix(1);
-  while (!forwarded.empty() && forwarded.back() == ' ') forwarded.remove_suffix(1);
+  forwarded = trim(forwarded);
   return forwarded.empty() ? request.header("host") : forwarded;
 }
 
