@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "common/core/text.h"
 #include "common/core/time.h"
 
 namespace feedback::log {
@@ -85,6 +86,19 @@ void appendJsonString(std::string& out, std::string_view text) {
   std::size_t run = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      // JSON is UTF-8: a byte that starts no well-formed sequence (text from outside that
+      // was never checked) is written as U+FFFD, so that the document stays readable.
+      const std::size_t length = utf8SequenceLength(text, i);
+      if (length > 0) {
+        i += length - 1;
+        continue;
+      }
+      out.append(text.data() + run, i - run);
+      run = i + 1;
+      out += "\\ufffd";
+      continue;
+    }
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(text.data() + run, i - run);
     run = i + 1;

@@ -115,6 +115,8 @@ class Parser {
       char* end = nullptr;
       double value = std::strtod(literal.c_str(), &end);
       if (end != literal.c_str() + literal.size()) return fail("malformed number");
+      // A calculated value is stored as a JSON number, which cannot be infinite.
+      if (!std::isfinite(value)) return fail("number too large");
       auto n = std::make_shared<Formula::Node>();
       n->op = '#';
       n->number = value;

@@ -55,6 +55,18 @@ bool resolvesToPrivate(const std::string& host) {
   return answer.wait_for(kLookupWait) == std::future_status::ready && answer.get();
 }
 
+// A host name as DNS and getaddrinfo read it: letters, digits, '-', '_' and dots, none of them
+// percent-encoded. A name that encodes anything ("10.0.0.1%00.example") would be read by the
+// resolver up to the first byte it stops at, not as the name that was checked.
+bool isPlainHostName(std::string_view host) {
+  for (char c : host) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_' || c == '.';
+    if (!ok) return false;
+  }
+  return !host.empty();
+}
+
 }  // namespace
 
 bool isEventType(std::string_view type) {
@@ -67,6 +79,11 @@ void checkUrl(std::string_view url, bool allow_private, const std::string& field
       url.size() > kMaxUrlLength) {
     refuse(field, "The webhook URL must be an absolute https:// URL.",
            "must be an absolute https:// URL of at most 2048 characters");
+  }
+  if (parsed->host_type() == boost::urls::host_type::name &&
+      !isPlainHostName(parsed->encoded_host())) {
+    refuse(field, "The webhook URL's host is not a valid host name.",
+           "must have a host name of letters, digits, '-', '_' and dots");
   }
   if (parsed->has_userinfo()) {
     refuse(field, "The webhook URL must not carry a user name or password.",

@@ -18,6 +18,8 @@ HttpResponse AdminEndpoints::handle(const HttpRequest& request) const {
     if (more_metrics_) response.body += more_metrics_();
     return response;
   }
+  // The API's routes and what each declares (access, scope): what tests generate calls from.
+  if (path == "/routes" && !route_table_.empty()) return jsonResponse(200, route_table_);
   return jsonResponse(404, R"({"status":"not found"})");
 }
 

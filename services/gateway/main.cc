@@ -14,11 +14,10 @@
 #include "services/gateway/auth/redis_key_authenticator.h"
 #include "services/gateway/auth/redis_key_reader.h"
 #include "services/gateway/gateway_config.h"
+#include "services/gateway/gateway_routes.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/http/server.h"
 #include "services/gateway/pipeline/stages.h"
-#include "services/gateway/routes/routes.h"
-#include "services/gateway/routes/submission_batcher.h"
 
 int main() {
   using namespace feedback;
@@ -51,24 +50,7 @@ int main() {
     subscriber.subscribe(std::string(keycache::kRevocationChannel),
                          [&revoked](std::string key_hash) { revoked.add(key_hash); });
 
-    LinkCache link_cache(config.link_cache_entries, config.link_cache_bytes);
-    ResponseCounts counts(backends, redis);
-    LinkDocuments documents(backends, link_cache, redis, metrics, counts);
-    IntakeLinks intake_links(backends, redis, config.link_cache_entries);
-    Routes routes;
-    addTokensRoutes(routes, backends, revoked);
-    addLinksRoutes(routes, backends, documents, counts);
-    addWebhooksRoutes(routes, backends);
-    ResponsePageCache page_cache(config.response_page_cache_bytes, config.response_page_max_age);
-    ResponsePages pages{page_cache, redis, metrics, counts};
-    addResponsesRoutes(routes, backends, documents, pages);
-    SubmissionBatcher submissions(SubmissionBatcher::callsTo(backends.responses),
-                                  {.max_calls = config.submission_calls});
-    addIntakeRoutes(routes, backends, intake_links, submissions);
-    const api::MediaUrls media_urls(config.secrets_key, config.public_scheme);
-    addMediaRoutes(routes, backends, intake_links, media_urls);
-    addPageRoutes(routes, intake_links);
-    addDocsRoutes(routes);
+    const GatewayRoutes routes(config, backends, redis, metrics, revoked);
 
     HostWorkspaceResolver hosts(*tokens, config.backend_timeout, config.hosts);
     PipelinedRedisReader reader(redis);
@@ -79,12 +61,13 @@ int main() {
                                         admissions);
     std::unique_ptr<HttpServer> api_server;
     std::vector<std::unique_ptr<Stage>> stages;
-    stages.push_back(std::make_unique<RouteStage>(routes));
+    stages.push_back(std::make_unique<RouteStage>(routes.routes()));
+    stages.push_back(std::make_unique<ResponseTokenStage>());
     stages.push_back(std::make_unique<CredentialsStage>(authenticator, hosts, reader, revoked,
                                                         admissions, clients));
     stages.push_back(std::make_unique<RateLimitStage>(limiter));
     stages.push_back(std::make_unique<ScopeStage>());
-    stages.push_back(std::make_unique<MediaLinksStage>(media_urls));
+    stages.push_back(std::make_unique<MediaLinksStage>(routes.mediaUrls()));
     stages.push_back(std::make_unique<IdempotencyStage>(
         redis, metrics, std::max(config.backend_timeout * 3, std::chrono::milliseconds(30000))));
     stages.push_back(std::make_unique<DispatchStage>(
@@ -93,16 +76,7 @@ int main() {
     Pipeline pipeline(std::move(stages), finish, config.backend_timeout);
 
     TransportErrorResponder transport_errors = &transportErrorResponse;
-    HttpServerOptions api_options = config.api;
-    api_options.large_body_limit = [&routes](std::string_view method, std::string_view target) {
-      auto found = routes.resolve(method, target.substr(0, target.find('?')));
-      return found.route ? found.route->entry.attributes.raw_body_limit : std::size_t{0};
-    };
-    for (const auto& route : routes.all()) {
-      api_options.largest_body_limit =
-          std::max(api_options.largest_body_limit, route.entry.attributes.raw_body_limit);
-      metrics.routes.add(&route.entry, route.pattern(), std::string(methodName(route.method)));
-    }
+    const HttpServerOptions api_options = routes.withBodyLimits(config.api);
     api_server = std::make_unique<HttpServer>(
         api_options,
         [&pipeline](HttpRequest r, Respond respond) {
@@ -119,7 +93,7 @@ int main() {
           return !draining && tokens_ready.ready() && links_ready.ready() &&
                  responses_ready.ready();
         },
-        [&backends] { return renderBackendsAvailable(backends); });
+        [&backends] { return renderBackendsAvailable(backends); }, routes.describe());
     HttpServer admin_server(
         config.admin,
         [&admin_endpoints](HttpRequest r, Respond respond) { respond(admin_endpoints.handle(r)); },

@@ -12,8 +12,6 @@
 
 namespace feedback::links {
 
-namespace v1 = feedback::links::v1;
-
 struct LinksSettings {
   // Scheme of public_url: "<scheme>://<workspace host>/i/<slug>".
   std::string public_scheme = "https";

@@ -5,10 +5,6 @@
 #include "services/links/links_store.h"
 
 namespace feedback::links {
-namespace v1 = feedback::links::v1;
-}
-
-namespace feedback::links {
 
 // LinksStore on PostgreSQL (schema `links`), through prepared statements.
 class PgLinksStore final : public LinksStore {

@@ -12,8 +12,6 @@
 
 namespace feedback::responses {
 
-namespace v1 = feedback::responses::v1;
-
 // A new response that the rules accepted, and the answer to give once it is stored: the
 // caller hands `write` to a ResponseWriter and answers only when the writer reports success.
 template <class Answer>

@@ -9,8 +9,6 @@
 
 namespace feedback::tokens {
 
-namespace v1 = feedback::tokens::v1;
-
 struct TokensSettings {
   // Workspace hosts are "<subdomain>.<public_host_suffix>".
   std::string public_host_suffix;

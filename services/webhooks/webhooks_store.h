@@ -10,8 +10,6 @@
 
 namespace feedback::webhooks {
 
-namespace v1 = feedback::webhooks::v1;
-
 // A webhook as stored: the API's record plus its sealed secret.
 struct WebhookRecord {
   v1::Webhook webhook;

@@ -47,6 +47,35 @@ def method_not_allowed_405_with_allow():
 
 
 @test
+def head_answers_get_without_a_body_and_the_connection_stays_usable():
+    """Found by the gateway_request fuzz target: HEAD was answered 405 with a JSON body, which a
+    client reads as the start of the next answer on a kept-alive connection."""
+    ws = Workspace()
+    link = ws.link(name="Head")
+    get = expect(ws.call("GET", f"links/{link['uuid']}/"), 200)
+    auth = f"Authorization: Bearer {ws.key}\r\n"
+    raw = raw_exchange((f"HEAD /v1/links/{link['uuid']}/ HTTP/1.1\r\nHost: a\r\n{auth}\r\n"
+                        f"HEAD /v1/nothing-here/ HTTP/1.1\r\nHost: a\r\n\r\n"
+                        f"GET /v1/links/{link['uuid']}/ HTTP/1.1\r\nHost: a\r\n{auth}"
+                        "Connection: close\r\n\r\n").encode())
+
+    def length_of(header):
+        line = [h for h in header.split(b"\r\n") if h.lower().startswith(b"content-length:")][0]
+        return int(line.split(b":")[1])
+
+    first, rest = raw.split(b"\r\n\r\n", 1)
+    assert first.startswith(b"HTTP/1.1 200"), raw[:300]
+    # No body after the header: the next answer follows at once.
+    assert rest.startswith(b"HTTP/1.1 404"), rest[:300]
+    second, rest = rest.split(b"\r\n\r\n", 1)
+    assert length_of(second) > 0 and rest.startswith(b"HTTP/1.1 200"), rest[:300]
+    third, body = rest.split(b"\r\n\r\n", 1)
+    # HEAD's Content-Length is the one GET sends.
+    assert length_of(first) == length_of(third) == len(body), (first, third)
+    assert json.loads(body)["uuid"] == link["uuid"] == get["uuid"]
+
+
+@test
 def unsupported_media_type_415_creates_nothing():
     ws = Workspace()
     before = expect(ws.call("GET", "tokens/"), 200)["count"]
@@ -146,3 +175,33 @@ def keep_alive_serves_several_requests_on_one_connection():
             "Connection: close\r\n\r\n").encode()
     reply = raw_exchange(one + one + last)
     assert reply.count(b"HTTP/1.1 200 OK") == 3, reply[:300]
+
+
+@test
+def bytes_that_are_not_utf8_in_a_query_a_header_or_a_file_name_are_refused_cleanly():
+    """Found by the gateway_request fuzz target: such bytes went on into protobuf strings, which
+    the services could not read (an error 500)."""
+    import media_files
+    ws = Workspace()
+    link = ws.link(slug="bytes", questions=[
+        {"prompt": "Why?", "type": "text", "field_key": "why"},
+        {"prompt": "File", "type": "file_upload", "field_key": "doc",
+         "configuration": {"allowed_types": ["image/png"], "max_size_mb": 1}}])
+    for path in (f"links/{link['uuid']}/responses/?search=%FF", "responses/?ordering=-x%D6",
+                 "links/?search=%C3"):
+        expect(ws.call("GET", path), 400, "VALIDATION_ERROR")
+    st = ws.start("bytes")
+    r = ws.intake("PUT", f"/i/bytes/responses/{st['uuid']}/answers/why/",
+                  headers={"X-Response-Token": "\xff\xfe"},  # sent as those two bytes
+                  json={"value": "x"})
+    expect(r, 404, None)
+    assert r.json["error"]["message"] == "No such response.", r
+    upload = f"/i/bytes/responses/{st['uuid']}/files/doc/"
+    r = ws.intake("POST", upload, token=st["token"], body=media_files.png(),
+                  headers={"Content-Type": "image/png", "X-File-Name": "%FF%FE.png"})
+    expect(r, 400, "VALIDATION_ERROR")
+    r = ws.intake("POST", upload, token=st["token"], body=media_files.png(),
+                  headers={"Content-Type": "image/png\xe9"})
+    expect(r, 400, "VALIDATION_ERROR")
+    expect(ws.intake("POST", upload, token=st["token"], body=media_files.png(),
+                     headers={"Content-Type": "image/png", "X-File-Name": "caf%C3%A9.png"}), 200)

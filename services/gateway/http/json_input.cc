@@ -8,6 +8,30 @@
 #include "common/core/text.h"
 
 namespace feedback::gateway {
+namespace {
+
+// Boost.JSON reads a number too large for a double ("1e400") as infinity, which no JSON
+// document can hold: stored, it would read back as something else.
+bool holdsNonFinite(const boost::json::value& value) {
+  switch (value.kind()) {
+    case boost::json::kind::double_:
+      return !std::isfinite(value.get_double());
+    case boost::json::kind::array:
+      for (const auto& item : value.get_array()) {
+        if (holdsNonFinite(item)) return true;
+      }
+      return false;
+    case boost::json::kind::object:
+      for (const auto& [_, item] : value.get_object()) {
+        if (holdsNonFinite(item)) return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
 
 boost::json::object parseJsonObject(std::string_view body) {
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) return {};
@@ -17,6 +41,9 @@ boost::json::object parseJsonObject(std::string_view body) {
   boost::json::value value = boost::json::parse(body, ec, {}, options);
   if (ec) {
     throw ApiError(ErrorCode::kInvalidJson, "The body is not valid JSON: " + ec.message() + ".");
+  }
+  if (holdsNonFinite(value)) {
+    throw ApiError(ErrorCode::kInvalidJson, "The body holds a number too large to represent.");
   }
   if (!value.is_object()) {
     throw ApiError(ErrorCode::kValidationError, "The body must be a JSON object.");

@@ -1,5 +1,8 @@
 #include "services/gateway/http/query.h"
 
+#include "common/core/errors.h"
+#include "common/core/text.h"
+
 namespace feedback::gateway {
 namespace {
 
@@ -49,10 +52,20 @@ Query::Query(std::string_view raw) : raw_(raw) {
   });
 }
 
-std::optional<std::string> Query::get(std::string_view name) const {
+std::optional<std::string> Query::bytes(std::string_view name) const {
   std::optional<std::string> found;
   for (const auto& [k, v] : pairs_) {
     if (k == name) found = v;
+  }
+  return found;
+}
+
+std::optional<std::string> Query::get(std::string_view name) const {
+  auto found = bytes(name);
+  if (found && !isValidUtf8(*found)) {
+    throw ApiError(ErrorCode::kValidationError,
+                   "The query parameter '" + std::string(name) + "' must be UTF-8 text.",
+                   {{std::string(name), "must be percent-encoded UTF-8"}});
   }
   return found;
 }

@@ -37,8 +37,10 @@ constexpr std::chrono::seconds kDrainTimeout{5};
 constexpr std::size_t kMaxWebSocketMessage = 1024 * 1024;
 // Messages waiting for a client that does not read: beyond this the socket is closed.
 constexpr std::size_t kMaxWebSocketBacklog = 256;
-// A large body (an upload) may take as long as a slow phone needs to send it.
-constexpr std::size_t kSlowestUploadBytesPerSecond = 64 * 1024;
+// An upload must arrive at least this fast on average after its first read deadline: slow
+// mobile data (64 kbit/s) keeps it going, a client trickling bytes to hold the upload budget
+// does not.
+constexpr std::size_t kSlowestUploadBytesPerSecond = 8 * 1024;
 
 std::string lowercase(std::string_view text) {
   std::string out(text);
@@ -204,6 +206,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
  private:
   void doRead() {
+    head_ = false;
     parser_.emplace();
     // The parser checks Content-Length against its limit as it reads the header: the largest
     // any route takes, until the route is known (onHeader).
@@ -227,7 +230,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (length && *length > limit) return onRead(http::error::body_limit, 0);
     parser_->body_limit(limit);
-    if (limit > server_.options.body_limit && !holdLargeBody(length ? *length : limit, limit)) {
+    if (limit > server_.options.body_limit && !holdLargeBody(length ? *length : limit)) {
       return answerAndDrain(ErrorCode::kServiceUnavailable);
     }
     if (length && *length > 0 && beast::iequals(header[http::field::expect], "100-continue")) {
@@ -238,17 +241,17 @@ class Session : public std::enable_shared_from_this<Session> {
     readBody();
   }
 
-  // Counts a large body against the budget all connections share, and gives its reading time
-  // in proportion to its limit. False when the budget is spent.
-  bool holdLargeBody(std::size_t bytes, std::size_t limit) {
+  // Counts a large body against the budget all connections share. False when it is spent.
+  bool holdLargeBody(std::size_t bytes) {
     const std::size_t before = server_.large_body_bytes.fetch_add(bytes);
     held_ = bytes;
     if (before + bytes > server_.options.large_body_budget) {
       releaseLargeBody();
       return false;
     }
-    stream_.expires_after(server_.options.read_timeout +
-                          std::chrono::seconds(limit / kSlowestUploadBytesPerSecond));
+    body_started_ = std::chrono::steady_clock::now();
+    body_received_ = 0;
+    stream_.expires_after(server_.options.read_timeout);
     return true;
   }
 
@@ -263,8 +266,25 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void readBody() {
+    if (held_ > 0) return readLargeBody();
     http::async_read(stream_, buffer_, *parser_,
                      beast::bind_front_handler(&Session::onRead, shared_from_this()));
+  }
+
+  // An upload's deadline moves with what arrives, as Apache's MinRate does: the read deadline,
+  // plus a second per kSlowestUploadBytesPerSecond received. A client that trickles its body
+  // is cut off after the read deadline, and the upload budget it held goes to others.
+  void readLargeBody() {
+    http::async_read_some(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+          if (ec || self->parser_->is_done()) return self->onRead(ec, bytes);
+          self->body_received_ += bytes;
+          self->stream_.expires_at(
+              self->body_started_ + self->server_.options.read_timeout +
+              std::chrono::seconds(self->body_received_ / kSlowestUploadBytesPerSecond));
+          self->readLargeBody();
+        });
   }
 
   void onRead(beast::error_code ec, std::size_t) {
@@ -283,7 +303,9 @@ class Session : public std::enable_shared_from_this<Session> {
     version_ = message.version();
     keep_alive_ = message.keep_alive();
     HttpRequest request;
-    request.method = std::string(message.method_string());
+    // HEAD is GET without the body (RFC 9110 9.3.2): routed as GET, answered with its header.
+    head_ = message.method() == http::verb::head;
+    request.method = head_ ? "GET" : std::string(message.method_string());
     request.target = std::string(message.target());
     request.headers.reserve(8);
     for (const auto& field : message) {
@@ -322,6 +344,8 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.body() = std::move(answer.body);
     response_.keep_alive(keep_alive_ && !answer.close && server_.accepting);
     response_.prepare_payload();
+    // Content-Length says what GET would send; nothing follows the header.
+    if (head_) response_.body().clear();
     close_after_write_ = !response_.keep_alive();
     stream_.expires_after(server_.options.write_timeout);
     http::async_write(stream_, response_,
@@ -394,10 +418,13 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string remote_;
   unsigned version_ = 11;
   bool keep_alive_ = true;
+  bool head_ = false;
   bool close_after_write_ = false;
   bool draining_ = false;
   bool counted_ = false;
   std::size_t held_ = 0;  // of the large-body budget
+  std::chrono::steady_clock::time_point body_started_;
+  std::size_t body_received_ = 0;
   std::size_t drained_ = 0;
   std::vector<char> discard_;
   std::optional<http::request<http::string_body>> upgrade_request_;

@@ -73,13 +73,7 @@ void CredentialsStage::received(RequestContext& ctx, RedisReplies replies) const
 void CredentialsStage::decode(const ContextPtr& ctx, Chain chain) {
   const auto& attributes = ctx->route->attributes;
   if (attributes.access == Access::kAsset) return chain.next();
-  if (attributes.access == Access::kPublic) {
-    if (attributes.response_token && ctx->request.header("x-response-token").empty()) {
-      return chain.reply(
-          errorResponse(ApiError(ErrorCode::kNotFound, "No such response."), ctx->request_id));
-    }
-    return publicHost(ctx, std::move(chain));
-  }
+  if (attributes.access == Access::kPublic) return publicHost(ctx, std::move(chain));
   apiKey(ctx, std::move(chain));
 }
 

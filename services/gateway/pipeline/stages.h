@@ -1,6 +1,8 @@
 #pragma once
 // The gateway's stages, in the order main wires them:
 //   RouteStage        404, the trailing-slash 301, 405; the route and its path parameters
+//   ResponseTokenStage  calls on a started response: 404 without a usable X-Response-Token,
+//                     before anything else about them is judged (API-CONTRACT.md section 5)
 //   CredentialsStage  keyed routes: the API key (401, 503) with the route's Redis reads and
 //                     the rate limit's count in the same round trip; public routes: the
 //                     workspace of the Host header (404, 503), then that round trip;
@@ -39,6 +41,11 @@ class RouteStage final : public Stage {
 
  private:
   const Routes& routes_;
+};
+
+class ResponseTokenStage final : public Stage {
+ public:
+  void decode(const ContextPtr& ctx, Chain chain) override;
 };
 
 class CredentialsStage final : public Stage {

@@ -45,8 +45,9 @@ std::string pageUrl(const RequestContext& ctx, int page) {
 feedback::common::v1::PageRequest pageRequestFrom(const HttpRequest& request) {
   Query query(request.query());
   feedback::common::v1::PageRequest out;
-  if (auto page = query.get("page")) out.set_page(positiveInteger(*page, "page"));
-  if (auto size = query.get("page_size")) out.set_page_size(positiveInteger(*size, "page_size"));
+  // Any bytes that are not digits are INVALID_PAGINATION, UTF-8 or not.
+  if (auto page = query.bytes("page")) out.set_page(positiveInteger(*page, "page"));
+  if (auto size = query.bytes("page_size")) out.set_page_size(positiveInteger(*size, "page_size"));
   return out;
 }
 

@@ -7,6 +7,7 @@
 //                                                        live_transcription.cc)
 #include "common/api/response_json.h"
 #include "common/core/limits.h"
+#include "common/core/text.h"
 #include "common/grpc/grpc_kit.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
@@ -29,6 +30,17 @@ HttpResponse notFound(const RequestContext& ctx, std::string_view what) {
   return errorResponse(ApiError(ErrorCode::kNotFound, std::string(what)), ctx.request_id);
 }
 
+// A header's value as text for the responses service: VALIDATION_ERROR unless it is UTF-8
+// (HTTP lets a client send any byte above 0x7F in a header).
+std::string textHeader(const RequestContext& ctx, std::string_view name, std::string_view shown) {
+  std::string_view value = ctx.request.header(name);
+  if (!isValidUtf8(value)) {
+    throw ApiError(ErrorCode::kValidationError, std::string(shown) + " must be UTF-8 text.",
+                   {{std::string(shown), "must be UTF-8 text"}});
+  }
+  return std::string(value);
+}
+
 void upload(const MediaStub& media, rv1::MediaKind kind, const ContextPtr& ctx, Respond respond,
             const FormPtr& form) {
   rv1::MediaUploadHeader header;
@@ -41,8 +53,12 @@ void upload(const MediaStub& media, rv1::MediaKind kind, const ContextPtr& ctx, 
   target->set_token(std::string(ctx->request.header("x-response-token")));
   target->set_field_key(ctx->params.at(2));
   header.set_kind(kind);
-  header.set_content_type(std::string(ctx->request.header("content-type")));
+  header.set_content_type(textHeader(*ctx, "content-type", "Content-Type"));
   header.set_file_name(percentDecode(ctx->request.header("x-file-name")));
+  if (!isValidUtf8(header.file_name())) {
+    throw ApiError(ErrorCode::kValidationError, "X-File-Name must be percent-encoded UTF-8.",
+                   {{"X-File-Name", "must be percent-encoded UTF-8"}});
+  }
   header.set_size_bytes(static_cast<int64_t>(ctx->request.body.size()));
   uploadMedia(media, ctx, std::move(header),
               [ctx, respond](const grpc::Status& status, const rv1::Answer& answer) {
@@ -57,8 +73,9 @@ void upload(const MediaStub& media, rv1::MediaKind kind, const ContextPtr& ctx, 
 bool signedForCaller(const api::MediaUrls& urls, const RequestContext& ctx,
                      const std::string& blob_uuid) {
   Query query(ctx.request.query());
-  auto expires = query.get("expires");
-  auto signature = query.get("signature");
+  // Compared only: an altered signature, whatever its bytes, is a 404.
+  auto expires = query.bytes("expires");
+  auto signature = query.bytes("signature");
   return expires && signature &&
          urls.verify(blob_uuid, ctx.caller.workspace().uuid(), *expires, *signature,
                      api::unixSeconds());

@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 
 #include "common/core/json_text.h"
+#include "common/core/text.h"
 
 #include <catch2/catch.hpp>
 
@@ -58,4 +59,29 @@ TEST_CASE("json text: values written back compactly, numbers as people write the
         R"({"a":[1,2.5,-0.1,1e+300,18446744073709551615],"b":null,"c":"\u0000x"})");
   CHECK(text("true") == "true");
   CHECK(text("8.0") == "8");
+}
+
+// Strings from outside that were never checked (a Host header, a file name) must not make the
+// document unreadable: each byte that starts no well-formed UTF-8 sequence becomes U+FFFD.
+TEST_CASE("json writer: malformed UTF-8 is written as U+FFFD", "[json]") {
+  std::string out;
+  feedback::JsonWriter(out).string(
+      "a\xff"
+      "b\xc3"
+      "\xe2\x82"
+      "c\xed\xa0\x80"
+      "é");
+  CHECK(out == "\"a\\ufffdb\\ufffd\\ufffd\\ufffdc\\ufffd\\ufffd\\ufffdé\"");
+  boost::system::error_code ec;
+  boost::json::parse(out, ec);
+  CHECK_FALSE(ec);
+}
+
+TEST_CASE("text: well-formed UTF-8", "[text]") {
+  CHECK(feedback::isValidUtf8("plain, Détail ☕ 日本語 𝄞"));
+  for (std::string_view bad :
+       {"\xff", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc3", "\x80"}) {
+    INFO(bad.size());
+    CHECK_FALSE(feedback::isValidUtf8(bad));
+  }
 }

@@ -40,3 +40,12 @@ TEST_CASE("formula: malformed input is refused with a reason", "[formula]") {
     CHECK_FALSE(error.empty());
   }
 }
+
+// A literal past the largest double read as infinity, which no calculated value (a JSON
+// number) can hold; the formula fuzz target's invariant caught it.
+TEST_CASE("formula: a number too large for a double is refused", "[formula]") {
+  std::string error;
+  CHECK_FALSE(feedback::questions::Formula::parse(std::string(400, '9'), &error));
+  CHECK(error.find("number too large") == 0);
+  CHECK(feedback::questions::Formula::parse(std::string(300, '9'), &error));
+}

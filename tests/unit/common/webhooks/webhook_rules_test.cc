@@ -88,3 +88,15 @@ TEST_CASE("webhook rules: private targets in every spelling are refused unless a
     CHECK_NOTHROW(wh::checkUrl(url, true, "url"));
   }
 }
+
+// Found by the webhook_url fuzz target: the host "10.127.42%00" decodes to "10.127.42" and a
+// NUL, which the spelling check did not take for an address while getaddrinfo, stopping at
+// the NUL, reads 10.127.0.42.
+TEST_CASE("webhook rules: a host name that percent-encodes anything is refused", "[webhooks]") {
+  for (const char* url : {"https://10.127.42%0010./", "https://a%00b.example.com/",
+                          "https://hooks%2Eexample.com/", "https://a%20b.example/"}) {
+    INFO(url);
+    CHECK(codeOf([&] { wh::checkUrl(url, true, "url"); }) == ErrorCode::kInvalidWebhookUrl);
+  }
+  CHECK_NOTHROW(wh::checkUrl("https://hooks_1.example-host.com./in", true, "url"));
+}

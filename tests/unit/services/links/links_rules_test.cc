@@ -5,6 +5,7 @@
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "services/links/links_service.h"
+#include "tests/unit/services/links/links_fakes.h"
 
 namespace links = feedback::links;
 namespace v1 = feedback::links::v1;
@@ -15,95 +16,9 @@ namespace {
 
 constexpr const char* kWorkspace = "6f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60";
 
-class FakeStore final : public links::LinksStore {
- public:
-  std::map<std::string, std::pair<std::string, v1::Link>> rows;  // uuid -> (workspace, link)
-  std::map<std::string, links::OnFinished> on_finished;          // link uuid -> its on_finished
-  // What the links table's triggers queue (migration 005).
-  std::vector<links::WebhookChange> changes;
-
-  InsertOutcome insertLink(const std::string& ws, int, const std::string& slug_base, v1::Link& link,
-                           const links::OnFinished& finished) override {
-    if (link.slug().empty()) link.set_slug(slug_base);
-    for (const auto& [_, row] : rows) {
-      if (row.first == ws && row.second.slug() == link.slug()) return InsertOutcome::kSlugTaken;
-    }
-    link.set_version(1);
-    rows[link.uuid()] = {ws, link};
-    if (!finished.webhook_url.empty()) {
-      on_finished[link.uuid()] = finished;
-      changes.push_back({ws, link.uuid(), finished.webhook_url, finished.sealed_secret});
-    }
-    return InsertOutcome::kInserted;
-  }
-  UpdateOutcome updateLink(const std::string&, const std::string&,
-                           const std::function<bool(v1::Link&)>&, v1::Link&,
-                           const std::function<void(int64_t)>&) override {
-    return UpdateOutcome::kNotFound;
-  }
-  std::optional<v1::Link> findLink(const std::string& ws, const std::string& uuid) override {
-    auto it = rows.find(uuid);
-    if (it == rows.end() || it->second.first != ws) return std::nullopt;
-    return it->second.second;
-  }
-  std::optional<v1::Link> findLinkBySlug(const std::string& ws, const std::string& slug) override {
-    for (const auto& [_, row] : rows) {
-      if (row.first == ws && row.second.slug() == slug) return row.second;
-    }
-    return std::nullopt;
-  }
-  int64_t countLinks(const std::string&, const links::LinkFilter&) override { return 0; }
-  std::vector<v1::Link> listLinks(const std::string&, const links::LinkFilter&, int64_t,
-                                  int) override {
-    return {};
-  }
-  bool deleteLink(const std::string& ws, const std::string& uuid,
-                  const std::function<void()>& before_commit) override {
-    auto it = rows.find(uuid);
-    if (it == rows.end() || it->second.first != ws) return false;
-    before_commit();
-    rows.erase(it);
-    if (on_finished.erase(uuid) > 0) changes.push_back({ws, uuid, "", ""});
-    return true;
-  }
-  int applyWebhookChanges(const std::string& link_uuid, int limit,
-                          const std::function<void(const links::WebhookChange&)>& apply) override {
-    int applied = 0;
-    for (auto it = changes.begin(); it != changes.end() && applied < limit;) {
-      if (!link_uuid.empty() && it->link_uuid != link_uuid) {
-        ++it;
-        continue;
-      }
-      apply(*it);  // an exception leaves this change and later ones queued
-      it = changes.erase(it);
-      ++applied;
-    }
-    return applied;
-  }
-};
-
-// The webhooks service as the rules see it; `down` makes every call fail.
-class RecordingWebhooks final : public links::LinkWebhooks {
- public:
-  std::vector<std::string> calls;
-  bool down = false;
-  std::string refused_url;  // put() of this URL is refused as invalid
-  void put(const std::string& ws, const std::string& link, const std::string& url,
-           const std::string& secret) override {
-    if (down) throw ApiError(ErrorCode::kServiceUnavailable);
-    if (url == refused_url) throw ApiError(ErrorCode::kInvalidWebhookUrl);
-    calls.push_back("put " + ws + " " + link + " " + url + " " + secret);
-  }
-  void remove(const std::string& ws, const std::string& link) override {
-    if (down) throw ApiError(ErrorCode::kServiceUnavailable);
-    calls.push_back("remove " + ws + " " + link);
-  }
-};
-
-class NoVersions final : public links::LinkVersions {
- public:
-  void raise(const std::string&, int64_t) override {}
-};
+using links::fakes::FakeStore;
+using links::fakes::NoVersions;
+using links::fakes::RecordingWebhooks;
 
 struct Fixture {
   FakeStore store;

@@ -4,7 +4,7 @@
 
 #include "services/responses/pg_responses_store.h"
 
-#include "tests/unit/services/responses/responses_fakes.h"
+#include "tests/unit/services/responses/responses_fixture.h"
 
 using namespace responses_test;
 

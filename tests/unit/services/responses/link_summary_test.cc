@@ -3,7 +3,7 @@
 // the in-memory store.
 #include "services/responses/link_summary.h"
 
-#include "tests/unit/services/responses/responses_fakes.h"
+#include "tests/unit/services/responses/responses_fixture.h"
 
 using namespace responses_test;
 

@@ -1,6 +1,6 @@
 #include "services/responses/responses_service.h"
 
-#include "tests/unit/services/responses/responses_fakes.h"
+#include "tests/unit/services/responses/responses_fixture.h"
 
 using namespace responses_test;
 

@@ -88,3 +88,24 @@ TEST_CASE("query: decoding, last value wins, rebuilding with a new page", "[quer
   CHECK(Query("").with("page", "2") == "page=2");
   CHECK(percentDecode("%zz%4") == "%zz%4");
 }
+
+// Found by the json_body fuzz target: "1e400" was read as infinity and stored as null.
+TEST_CASE("json input: a number too large for a double is INVALID_JSON", "[json]") {
+  for (std::string body : {R"({"n": 1e400})", R"({"a": [1, {"b": -18446741e400615}]})"}) {
+    INFO(body);
+    CHECK(errorOf([&] { parseJsonObject(body); }).code() == ErrorCode::kInvalidJson);
+  }
+  CHECK(parseJsonObject(R"({"n": 1e308, "m": 18446744073709551615})").size() == 2);
+}
+
+// Found by the gateway_request fuzz target: "?ordering=%D6" reached the responses service in a
+// protobuf string, which it could not read.
+TEST_CASE("query: a value that is not UTF-8 is VALIDATION_ERROR naming it", "[query]") {
+  Query q("search=%FF%FE&ordering=-respo%D6&ok=caf%C3%A9");
+  auto e = errorOf([&] { q.get("search"); });
+  CHECK(e.code() == ErrorCode::kValidationError);
+  CHECK(e.details().count("search") == 1);
+  CHECK(errorOf([&] { q.get("ordering"); }).code() == ErrorCode::kValidationError);
+  CHECK(q.get("ok") == "café");
+  CHECK(q.bytes("search") == "\xff\xfe");
+}

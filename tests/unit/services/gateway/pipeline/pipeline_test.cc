@@ -74,6 +74,7 @@ struct Fixture {
                {publicRoute(true, true), handler});
     std::vector<std::unique_ptr<Stage>> stages;
     stages.push_back(std::make_unique<RouteStage>(routes));
+    stages.push_back(std::make_unique<ResponseTokenStage>());
     stages.push_back(
         std::make_unique<CredentialsStage>(keys, hosts, reader, revoked, nullptr, clients));
     stages.push_back(std::make_unique<ScopeStage>());
@@ -253,6 +254,12 @@ TEST_CASE("pipeline: a call on a response without its token is 404 before anythi
   // Not even the host is looked up.
   f.hosts.down = true;
   CHECK(f.send("POST", path, {{"host", "acme.feedback.test"}}, "{}").status == 404);
+  // Found by the gateway_request fuzz target: a token that is not UTF-8 went on to the
+  // responses service in a protobuf string, which it could not read. It is no response's.
+  auto bytes =
+      f.send("POST", path, {{"host", "acme.feedback.test"}, {"x-response-token", "t\xee"}}, "{}");
+  CHECK(bytes.status == 404);
+  CHECK(json(bytes).at("error").at("message") == "No such response.");
   f.hosts.down = false;
   auto with = f.send("POST", path,
                      {{"host", "acme.feedback.test"},

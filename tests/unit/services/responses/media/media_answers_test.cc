@@ -1,7 +1,7 @@
 #include "services/responses/media/media_answers.h"
 
 #include "services/responses/media/audio_decoder.h"
-#include "tests/unit/services/responses/responses_fakes.h"
+#include "tests/unit/services/responses/responses_fixture.h"
 
 namespace {
 

@@ -1,0 +1,198 @@
+#include "tests/fuzz/support/gateway_under_test.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/beast/http.hpp>
+#include <boost/json/parse.hpp>
+#include <chrono>
+
+#include "common/core/scopes.h"
+#include "services/gateway/gateway_routes.h"
+#include "services/gateway/http/responses.h"
+#include "services/gateway/http/server.h"
+#include "services/gateway/pipeline/stages.h"
+#include "tests/fuzz/fuzz_check.h"
+
+namespace feedback::fuzz {
+namespace {
+
+namespace http = boost::beast::http;
+
+// Longer than any of the server's own deadlines below: an exchange that lasts this long hangs.
+constexpr int kHangMs = 10000;
+
+gateway::GatewayConfig configOf() {
+  gateway::GatewayConfig c;
+  c.api.address = "127.0.0.1";
+  c.api.port = 0;
+  c.api.threads = 1;
+  c.api.read_timeout = std::chrono::milliseconds(2000);
+  c.api.write_timeout = std::chrono::milliseconds(2000);
+  c.redis = {"127.0.0.1", 1};
+  c.backend_timeout = std::chrono::milliseconds(2000);
+  c.secrets_key = "ZnV6ei1zZWNyZXRzLWtleS1mdXp6LXNlY3JldHMta2V5";
+  c.response_page_cache_bytes = 1024 * 1024;
+  c.link_cache_bytes = 1024 * 1024;
+  c.link_cache_entries = 100;
+  return c;
+}
+
+// Instead of the API key and the Host header (which need Redis and the tokens service): the
+// caller holds every scope of one workspace, and public routes are on its host.
+class EveryScopeStage final : public gateway::Stage {
+ public:
+  void decode(const gateway::ContextPtr& ctx, gateway::Chain chain) override {
+    auto* workspace = ctx->caller.mutable_workspace();
+    workspace->set_uuid("6f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60");
+    workspace->set_host("acme.feedback.example");
+    workspace->set_plan("enterprise");
+    if (ctx->route->attributes.access == gateway::Access::kApiKey) {
+      ctx->caller.set_token_uuid("1f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60");
+      for (auto scope : scopes::kAll) ctx->caller.add_scopes(std::string(scope));
+    }
+    chain.next();
+  }
+};
+
+}  // namespace
+
+struct GatewayUnderTest::Parts {
+  explicit Parts(const gateway::Backends& backends)
+      : redis(config.redis.host, config.redis.port),
+        routes(config, backends, redis, metrics, revoked),
+        finish(metrics, false),
+        pipeline(stages(), finish, config.backend_timeout),
+        server(
+            routes.withBodyLimits(config.api),
+            [this](gateway::HttpRequest r, gateway::Respond respond) {
+              pipeline.handle(std::move(r), std::move(respond));
+            },
+            &gateway::transportErrorResponse) {
+    server.start();
+  }
+
+  std::vector<std::unique_ptr<gateway::Stage>> stages() {
+    std::vector<std::unique_ptr<gateway::Stage>> out;
+    out.push_back(std::make_unique<gateway::RouteStage>(routes.routes()));
+    out.push_back(std::make_unique<gateway::ResponseTokenStage>());
+    out.push_back(std::make_unique<EveryScopeStage>());
+    out.push_back(std::make_unique<gateway::ScopeStage>());
+    out.push_back(std::make_unique<gateway::MediaLinksStage>(routes.mediaUrls()));
+    out.push_back(std::make_unique<gateway::DispatchStage>(
+        [this](std::function<void()> task) { server.post(std::move(task)); }));
+    return out;
+  }
+
+  const gateway::GatewayConfig config = configOf();
+  RedisClient redis;
+  gateway::Metrics metrics;
+  gateway::RevokedKeys revoked{[] { return gateway::FeedMark{1, true}; }};
+  const gateway::GatewayRoutes routes;
+  gateway::ResponseFinish finish;
+  gateway::Pipeline pipeline;
+  gateway::HttpServer server;
+};
+
+GatewayUnderTest::GatewayUnderTest()
+    : backends_(std::make_unique<FakeBackends>()),
+      parts_(std::make_unique<Parts>(backends_->backends())) {}
+
+GatewayUnderTest::~GatewayUnderTest() {
+  parts_->server.stop(std::chrono::milliseconds(0));
+}
+
+std::string GatewayUnderTest::exchange(std::string_view bytes) const {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  FUZZ_CHECK(fd >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(parts_->server.port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  FUZZ_CHECK(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  // The server may answer and close before taking everything (a refused upload): what it did
+  // not read is simply not sent.
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const auto n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  shutdown(fd, SHUT_WR);
+  std::string received;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kHangMs);
+  char buffer[16384];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    // No answer, nor a close, within every deadline the server has: it hangs.
+    FUZZ_CHECK(left.count() > 0);
+    pollfd p{fd, POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(left.count()));
+    // libFuzzer's own timer (SIGALRM) interrupts the wait now and then.
+    if (ready < 0 && errno == EINTR) continue;
+    FUZZ_CHECK(ready == 1);
+    const auto n = recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) break;
+    received.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(fd);
+  return received;
+}
+
+namespace {
+
+// The methods of the requests in `sent`, in order, as far as they parse: an answer to HEAD has
+// no body, and a client reads the next answer right after its header.
+std::vector<std::string> methodsOf(std::string_view sent) {
+  std::vector<std::string> methods;
+  while (!sent.empty()) {
+    http::request_parser<http::string_body> parser;
+    parser.eager(true);
+    parser.body_limit(64 * 1024 * 1024);
+    boost::beast::error_code ec;
+    const std::size_t used = parser.put(boost::asio::buffer(sent.data(), sent.size()), ec);
+    if (ec || !parser.is_done()) break;
+    methods.emplace_back(parser.get().method_string());
+    sent.remove_prefix(used);
+  }
+  return methods;
+}
+
+}  // namespace
+
+void GatewayUnderTest::checkAnswers(std::string_view sent, std::string_view received) {
+  const auto methods = methodsOf(sent);
+  for (std::size_t i = 0; !received.empty(); ++i) {
+    http::response_parser<http::string_body> parser;
+    const bool head = i < methods.size() && methods[i] == "HEAD";
+    parser.skip(head);
+    parser.eager(true);
+    parser.body_limit(64 * 1024 * 1024);
+    boost::beast::error_code ec;
+    const std::size_t used = parser.put(boost::asio::buffer(received.data(), received.size()), ec);
+    // The server writes whole, well-formed answers.
+    FUZZ_CHECK(!ec && parser.is_done());
+    received.remove_prefix(used);
+    const auto& answer = parser.get();
+    const int status = answer.result_int();
+    if (status == 101) return;
+    FUZZ_CHECK(status != 500);
+    if (status == 503) FUZZ_CHECK(answer.count(http::field::retry_after) == 1);
+    if (status >= 400 && !head && answer[http::field::content_type] == "application/json") {
+      boost::system::error_code json_ec;
+      auto body = boost::json::parse(answer.body(), json_ec);
+      FUZZ_CHECK(!json_ec && body.is_object());
+      const auto* error = body.as_object().if_contains("error");
+      FUZZ_CHECK(error && error->is_object());
+      FUZZ_CHECK(error->as_object().contains("code") && error->as_object().contains("message") &&
+                 error->as_object().contains("request_id"));
+    }
+  }
+}
+
+}  // namespace feedback::fuzz
