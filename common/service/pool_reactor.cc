@@ -34,24 +34,32 @@ void UnaryCall::finish(const grpc::Status& status) const {
   reactor_->Finish(status);
 }
 
+void runOnSession(PgSession& session, const std::function<void(PgSession&)>& body,
+                  std::string_view request_id) {
+  try {
+    body(session);
+  } catch (const pqxx::broken_connection& e) {
+    session.reset();  // the next call on this worker reconnects
+    log::warn("postgres_connection_lost", {{"error", e.what()}, {"request_id", request_id}});
+    throw ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable.");
+  } catch (const pqxx::in_doubt_error& e) {
+    // PostgreSQL went away during COMMIT (found by scripts/chaos, restarting it under load):
+    // the change may or may not have been made, which is what a 503 lets the caller assume.
+    session.reset();
+    log::warn("postgres_commit_in_doubt", {{"error", e.what()}, {"request_id", request_id}});
+    throw ApiError(ErrorCode::kServiceUnavailable,
+                   "The database was lost while saving; the change may not have been made.");
+  }
+}
+
 grpc::ServerUnaryReactor* onPool(grpc::CallbackServerContext* context, PgPool& pool,
                                  Counters& counters, std::string_view method,
                                  std::function<void(PgSession&)> body) {
   UnaryCall call(context, counters, method);
   bool queued = pool.trySubmit([call, body = std::move(body)](PgSession& session) {
     log::TraceScope traced(call.traceId());
-    call.finish(grpckit::guarded(
-        [&] {
-          try {
-            body(session);
-          } catch (const pqxx::broken_connection& e) {
-            session.reset();  // the next call on this worker reconnects
-            log::warn("postgres_connection_lost",
-                      {{"error", e.what()}, {"request_id", call.requestId()}});
-            throw ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable.");
-          }
-        },
-        call.requestId()));
+    call.finish(
+        grpckit::guarded([&] { runOnSession(session, body, call.requestId()); }, call.requestId()));
   });
   if (!queued) {
     call.finish(

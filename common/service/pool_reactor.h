@@ -34,6 +34,12 @@ class UnaryCall {
   std::chrono::steady_clock::time_point started_;
 };
 
+// Runs `body` on a pool worker's session, the database's failures made the contract's: a lost
+// connection, or one lost while committing (the change may or may not have been made), is
+// ApiError(kServiceUnavailable), and the session reconnects on its next job.
+void runOnSession(PgSession& session, const std::function<void(PgSession&)>& body,
+                  std::string_view request_id);
+
 // Answers a unary callback RPC from the worker pool: `body` may block on PostgreSQL. Counts
 // the call in `counters` as rpc_total{method,code}. A full queue answers UNAVAILABLE at once;
 // a lost database connection answers UNAVAILABLE and the worker reconnects on its next job.

@@ -1,11 +1,13 @@
 """Secrets never show: API keys, response tokens and webhook secrets appear in no log line,
-no /metrics and no error body, whatever the run before did with them (this module runs last,
-so the logs it reads are the whole suite's)."""
+no /metrics, no error body, and nowhere in PostgreSQL or Redis in clear, whatever the run
+before did with them (this module runs last, so what it reads is the whole suite's)."""
 import glob
 import os
 import re
+import socket
+import subprocess
 
-from harness import STACK_DIR, Workspace, admin_urls, expect, metrics, request, test
+from harness import ENV, STACK_DIR, Workspace, admin_urls, expect, metrics, request, test
 
 SECRET_SHAPES = {"API key": re.compile(r"sk_live_[A-Za-z0-9]{32,}"),
                  "webhook secret": re.compile(r"whsec_[A-Za-z0-9+/]{40,}")}
@@ -19,6 +21,47 @@ def _everything_written():
     for url in admin_urls():
         texts[f"{url}metrics"] = "\n".join(f"{series} {value}" for series, value in metrics(url).items())
     return texts
+
+
+def _database_text():
+    """Every row of every schema, as pg_dump writes it."""
+    r = subprocess.run(["pg_dump", "--data-only", "--no-owner", ENV["DATABASE_URL"]],
+                       capture_output=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-500:]
+    return r.stdout.decode(errors="replace")
+
+
+def _redis_text():
+    """Every string value in Redis (what it caches: key records, counts, kept idempotent
+    answers), read over a plain RESP connection."""
+    def command(f, *args):
+        f.write(b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args))
+
+    def reply(f):
+        line = f.readline()
+        kind, rest = line[:1], line[1:-2]
+        if kind == b"$":
+            n = int(rest)
+            return None if n < 0 else f.read(n + 2)[:-2]
+        if kind == b"*":
+            return [reply(f) for _ in range(int(rest))]
+        return rest  # status, error or integer
+
+    values = []
+    with socket.create_connection(("127.0.0.1", int(ENV["REDIS_PORT"])), timeout=10) as sock:
+        f = sock.makefile("rwb")
+        cursor = b"0"
+        while True:
+            command(f, b"SCAN", cursor, b"COUNT", b"1000")
+            f.flush()
+            cursor, keys = reply(f)
+            for k in keys:
+                command(f, b"GET", k)
+            f.flush()
+            values += [reply(f) for _ in keys]
+            if cursor == b"0":
+                break
+    return b"\n".join(v for v in values if isinstance(v, bytes)).decode(errors="replace")
 
 
 @test
@@ -44,7 +87,10 @@ def no_secret_appears_in_logs_metrics_or_error_bodies():
         assert r.status >= 400, r.status
         for value in (ws.key, wrong_key, started["token"], wrong_token, secret):
             assert value not in r.body.decode(errors="replace"), f"an error body ({r.status}) carries a secret"
-    for where, text in _everything_written().items():
+    written = _everything_written()
+    written["PostgreSQL (pg_dump)"] = _database_text()
+    written["Redis"] = _redis_text()
+    for where, text in written.items():
         for value in (ws.key, wrong_key, started["token"], wrong_token, secret):
             assert value not in text, f"{where} carries a secret this test sent"
         for kind, shape in SECRET_SHAPES.items():

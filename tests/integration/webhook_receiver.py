@@ -50,6 +50,8 @@ def make_ca(outdir):
 class Delivery:
     def __init__(self, path, headers, body):
         self.path, self.headers, self.body, self.at = path, headers, body, time.time()
+        # Set once the receiver has answered it with a 2xx: the sender then knows it arrived.
+        self.answered = False
 
     @property
     def json(self):
@@ -105,6 +107,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if ep.delay:
             time.sleep(ep.delay)
         self._answer(status, headers)
+        d.answered = 200 <= status < 300
 
     def _answer(self, status, headers):
         data = b'{"ok": true}'
@@ -144,13 +147,18 @@ class Receiver:
         self.endpoints[ep.id] = ep
         return ep
 
-    def stop(self):
-        self.server.shutdown()
-        for c in self.hung:
+    def release_hung(self):
+        """Closes the connections of deliveries an endpoint never answered."""
+        hung, self.hung = self.hung, []
+        for c in hung:
             try:
                 c.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+
+    def stop(self):
+        self.server.shutdown()
+        self.release_hung()
         self.server.server_close()
 
     def __enter__(self):
