@@ -1,5 +1,7 @@
 #include "common/core/json_text.h"
 
+#include <cmath>
+
 #include "common/core/json_writer.h"
 
 namespace feedback {
@@ -42,6 +44,25 @@ void write(JsonWriter& json, const boost::json::value& v) {
 }
 
 }  // namespace
+
+bool holdsNonFinite(const boost::json::value& value) {
+  switch (value.kind()) {
+    case boost::json::kind::double_:
+      return !std::isfinite(value.get_double());
+    case boost::json::kind::array:
+      for (const auto& item : value.get_array()) {
+        if (holdsNonFinite(item)) return true;
+      }
+      return false;
+    case boost::json::kind::object:
+      for (const auto& [_, item] : value.get_object()) {
+        if (holdsNonFinite(item)) return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
 
 std::string jsonText(const boost::json::value& value) {
   std::string out;

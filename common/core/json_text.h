@@ -10,4 +10,8 @@ namespace feedback {
 
 std::string jsonText(const boost::json::value& value);
 
+// True when `value` holds a number no JSON text can (Boost.JSON reads "1e400" as infinity):
+// written back it would read as something else. Every parse of outside JSON refuses it.
+bool holdsNonFinite(const boost::json::value& value);
+
 }  // namespace feedback

@@ -1,6 +1,7 @@
 #include "common/core/net_address.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <array>
@@ -129,6 +130,19 @@ bool isPrivateHost(std::string_view host) {
   // each decimal, octal (leading 0) or hex (0x), the last one filling the remaining bytes.
   if (looksNumeric(h) && inet_aton(h.c_str(), &v4) != 0) {
     return isPrivateAddress(reinterpret_cast<const unsigned char*>(&v4.s_addr), 4);
+  }
+  return false;
+}
+
+bool anyPrivateAddress(const addrinfo* list) {
+  for (const addrinfo* a = list; a; a = a->ai_next) {
+    if (a->ai_family == AF_INET) {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(a->ai_addr);
+      if (isPrivateAddress(reinterpret_cast<const unsigned char*>(&in->sin_addr), 4)) return true;
+    } else if (a->ai_family == AF_INET6) {
+      const auto* in = reinterpret_cast<const sockaddr_in6*>(a->ai_addr);
+      if (isPrivateAddress(in->sin6_addr.s6_addr, 16)) return true;
+    }
   }
   return false;
 }

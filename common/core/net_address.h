@@ -16,6 +16,8 @@
 // embed a refused IPv4 address: ::ffff:0:0/96 (IPv4-mapped), ::ffff:0:0:0/96 (IPv4-translated),
 // 64:ff9b::/96 (NAT64) and 2002::/16 (6to4).
 
+#include <netdb.h>
+
 #include <cstddef>
 #include <string_view>
 
@@ -33,5 +35,8 @@ bool isPrivateHost(std::string_view host);
 // 4 for IPv4 or 16 for IPv6. Any other size, or a null pointer, is refused: it cannot be
 // vetted.
 bool isPrivateAddress(const unsigned char* bytes, std::size_t size);
+
+// True when any IPv4 or IPv6 address of a getaddrinfo() list is in a refused range.
+bool anyPrivateAddress(const addrinfo* list);
 
 }  // namespace feedback

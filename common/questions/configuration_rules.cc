@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/core/errors.h"
+#include "common/core/json_text.h"
 #include "common/questions/answer_rules.h"
 #include "common/questions/evaluation_rules.h"
 #include "common/questions/formula.h"
@@ -212,7 +213,7 @@ bool isHttpUrl(std::string_view text, bool https_only) {
 boost::json::object parseObject(std::string_view json, const std::string& path, ErrorCode code) {
   boost::system::error_code ec;
   boost::json::value v = boost::json::parse(json, ec);
-  if (ec || !v.is_object()) {
+  if (ec || !v.is_object() || holdsNonFinite(v)) {
     throw ApiError(code, "'" + path + "' must be a JSON object.", {{path, "must be an object"}});
   }
   return std::move(v.as_object());

@@ -34,16 +34,7 @@ bool lookupIsPrivate(const std::string& host) {
   addrinfo* found = nullptr;
   if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return false;
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owner(found, &freeaddrinfo);
-  for (const addrinfo* a = found; a; a = a->ai_next) {
-    if (a->ai_family == AF_INET) {
-      const auto* in = reinterpret_cast<const sockaddr_in*>(a->ai_addr);
-      if (isPrivateAddress(reinterpret_cast<const unsigned char*>(&in->sin_addr), 4)) return true;
-    } else if (a->ai_family == AF_INET6) {
-      const auto* in = reinterpret_cast<const sockaddr_in6*>(a->ai_addr);
-      if (isPrivateAddress(in->sin6_addr.s6_addr, 16)) return true;
-    }
-  }
-  return false;
+  return anyPrivateAddress(found);
 }
 
 // lookupIsPrivate within kLookupWait; a lookup that takes longer counts as not resolving now

@@ -7,6 +7,7 @@
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
+#include "common/core/json_text.h"
 #include "common/core/limits.h"
 #include "common/core/log.h"
 #include "common/core/pagination.h"
@@ -58,7 +59,7 @@ boost::json::value givenValue(const v1::AnswerInput& input) {
   if (input.value_json().empty()) return nullptr;
   boost::system::error_code ec;
   auto value = boost::json::parse(input.value_json(), ec);
-  if (ec) {
+  if (ec || holdsNonFinite(value)) {
     throw ApiError(ErrorCode::kInvalidAnswer, "An answer is not JSON.",
                    {{input.field_key(), "is not JSON"}});
   }

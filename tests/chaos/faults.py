@@ -46,8 +46,9 @@ def _start_service(name):
 
 
 class Fault:
-    # Requests cut while under way are expected from a fault that kills a gateway.
-    cuts_gateway = False
+    # The gateway (host:port) this fault kills: requests it held are cut, and its recovery is
+    # its own first answers.
+    gateway = None
 
     def __init__(self, name, down_s):
         self.name, self.down_s = name, down_s
@@ -73,12 +74,15 @@ class KillProcess(Fault):
     def __init__(self, process, down_s):
         super().__init__(f"SIGKILL {process}", down_s)
         self.process = process
-        self.cuts_gateway = process.startswith("gateway")
+        if process.startswith("gateway"):
+            self.gateway = harness.GATEWAYS[self._index()]
+
+    def _index(self):
+        return 0 if self.process == "gateway" else int(self.process.split("-")[1]) - 1
 
     def _admin_url(self):
-        if self.process.startswith("gateway"):
-            index = 0 if self.process == "gateway" else int(self.process.split("-")[1]) - 1
-            return harness.ENV["ADMIN_URLS"].split(",")[index]
+        if self.gateway:
+            return harness.ENV["ADMIN_URLS"].split(",")[self._index()]
         return harness.ENV[f"{self.process.upper()}_ADMIN_URL"]
 
     def inject(self):
@@ -137,10 +141,14 @@ class HangReceiver(Fault):
 
 
 def plan(quick, receiver, endpoint):
-    """The faults, in the order they are injected."""
+    """The faults, in the order they are injected. Those that leave deliveries to retry (a
+    hung receiver, a dispatcher killed holding leased sends) come first, so that their retries
+    are due before the load ends."""
     if quick:
-        return [KillProcess("gateway", 1), KillProcess("responses", 1), KillProcess("webhooks", 1),
-                RestartPostgres(1), StopRedis(5), HangReceiver(receiver, endpoint, 5)]
-    return [KillProcess("gateway", 2), KillProcess("gateway-2", 2), KillProcess("tokens", 2),
-            KillProcess("links", 2), KillProcess("responses", 2), KillProcess("webhooks", 2),
-            RestartPostgres(2), StopRedis(30), HangReceiver(receiver, endpoint, 15)]
+        return [HangReceiver(receiver, endpoint, 5), KillProcess("webhooks", 1),
+                KillProcess("gateway", 1), KillProcess("responses", 1), RestartPostgres(1),
+                StopRedis(5)]
+    return [HangReceiver(receiver, endpoint, 15), KillProcess("webhooks", 2),
+            KillProcess("gateway", 2), KillProcess("gateway-2", 2), KillProcess("tokens", 2),
+            KillProcess("links", 2), KillProcess("responses", 2), RestartPostgres(2),
+            StopRedis(30)]

@@ -18,11 +18,11 @@ CLIENT_TIMEOUT_S = 20.0
 
 
 class Record:
-    __slots__ = ("kind", "started", "ended", "status", "retry_after", "error", "body")
+    __slots__ = ("kind", "started", "ended", "gateway", "status", "retry_after", "error", "body")
 
     def __init__(self, kind, started):
         self.kind, self.started = kind, started
-        self.ended = self.status = self.retry_after = self.error = self.body = None
+        self.ended = self.gateway = self.status = self.retry_after = self.error = self.body = None
 
     @property
     def ok(self):
@@ -69,6 +69,7 @@ class Load:
         first = next(self._next_gateway)
         for attempt in range(len(gateways)):
             gateway = gateways[(first + attempt) % len(gateways)]
+            record.gateway = gateway
             try:
                 record.status, record.retry_after, record.body = self._exchange(
                     gateway, method, path, headers, body)

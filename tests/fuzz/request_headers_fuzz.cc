@@ -1,8 +1,9 @@
 // The request headers the gateway reads (the input is one header value, tried as each):
-// Authorization's bearer key, Content-Type, the W3C traceparent (read or a new trace, and a
-// read one prints back as it came, in lowercase), X-Forwarded-For and X-Forwarded-Host behind
-// a trusted proxy (the client is an address, never a trusted proxy's), the Host of the public
-// intake (a workspace's subdomain or none) and X-File-Name (percent-encoded).
+// Authorization's bearer key (a part of the header), Content-Type, the W3C traceparent (read
+// or a new trace; a read one prints back and reads again the same), X-Forwarded-For and
+// X-Forwarded-Host behind a trusted proxy (the client is the proxy or an entry of the header;
+// an untrusted entry ends the walk), the Host of the public intake (a lowercase subdomain or
+// none) and X-File-Name (percent-encoded).
 #include <cctype>
 
 #include "common/core/names.h"
@@ -36,8 +37,15 @@ void checkForwarded(std::string_view value) {
                      {"x-forwarded-host", std::string(value)},
                      {"host", "fallback.example"}};
   const std::string client = clients.of(request);
-  // The proxy itself, or an entry of the header.
+  // The proxy itself, or an entry of the header; and the walk stops at the first hop that is
+  // not a trusted proxy, so a client can never pass for one by writing a trusted address
+  // before its own.
   FUZZ_CHECK(client == request.remote_address || value.find(client) != std::string_view::npos);
+  const auto hops = gw::splitList(value);
+  for (std::size_t i = hops.size(); i-- > 0;) {
+    if (hops[i] == client) break;
+    FUZZ_CHECK(clients.trusted(hops[i]) || client == request.remote_address);
+  }
   const auto host = clients.hostOf(request);
   FUZZ_CHECK(host.size() <= value.size() || host == "fallback.example");
 }

@@ -4,7 +4,6 @@
 // refused range (every spelling of a private address is caught at registration); and any
 // secret either is refused or yields a signing key and a signature.
 #include <netdb.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <boost/url/parse.hpp>
@@ -26,18 +25,7 @@ std::optional<bool> numericAddressIsPrivate(const std::string& host) {
   addrinfo* found = nullptr;
   if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return std::nullopt;
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owner(found, &freeaddrinfo);
-  bool refused = false;
-  for (const addrinfo* a = found; a; a = a->ai_next) {
-    if (a->ai_family == AF_INET) {
-      const auto* in = reinterpret_cast<const sockaddr_in*>(a->ai_addr);
-      refused |=
-          feedback::isPrivateAddress(reinterpret_cast<const unsigned char*>(&in->sin_addr), 4);
-    } else if (a->ai_family == AF_INET6) {
-      refused |= feedback::isPrivateAddress(
-          reinterpret_cast<const sockaddr_in6*>(a->ai_addr)->sin6_addr.s6_addr, 16);
-    }
-  }
-  return refused;
+  return feedback::anyPrivateAddress(found);
 }
 
 }  // namespace

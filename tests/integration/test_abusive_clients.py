@@ -77,7 +77,7 @@ def connect(gw, timeout=10):
 
 def closed_by_server(sock, within):
     """True once the server has closed `sock` (EOF or reset), waiting at most `within` seconds."""
-    sock.settimeout(within)
+    sock.settimeout(max(within, 0.1))
     try:
         while sock.recv(65536):
             pass
@@ -106,7 +106,9 @@ def ten_thousand_idle_connections_stay_within_the_memory_target():
             for count in (1000, 10000):
                 while len(socks) < count:
                     socks.append(connect(gw))
-                time.sleep(1.0)
+                # Every connection accepted and held (besides the well-behaved client's).
+                wait_until(lambda: metrics(gw.admin_url)["gateway_open_connections"] >= count, 20,
+                           f"{count} connections open")
                 used = rss(gw.proc)
                 print(f"  {count} idle connections: RSS {used / MIB:.1f} MiB (baseline {baseline / MIB:.1f})")
                 assert used < IDLE_TARGET[count], f"{count} idle connections: RSS {used / MIB:.1f} MiB"
@@ -220,6 +222,56 @@ def bodies_trickled_a_byte_at_a_time_are_cut_off_and_free_the_upload_budget():
                     body=media_files.wav(1.0), timeout=30)
         expect(r, 200)
         client.check("trickled bodies")
+
+
+def _upload_slowly(gw, ws, slug, body, chunks):
+    """Sends a recording as `chunks` (seconds to wait before each, bytes); returns the answer."""
+    st = ws.start(slug)
+    s = connect(gw, timeout=30)
+    try:
+        s.sendall((f"POST /i/{slug}/responses/{st['uuid']}/audio/said/ HTTP/1.1\r\nHost: {ws.info['host']}\r\n"
+                   f"X-Response-Token: {st['token']}\r\nContent-Type: audio/wav\r\n"
+                   f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode())
+        at = 0
+        for pause, size in chunks:
+            time.sleep(pause)
+            try:
+                s.sendall(body[at:at + size])
+            except OSError:
+                break
+            at += size
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except OSError:
+            pass
+        return answer
+    finally:
+        s.close()
+
+
+@test
+def a_slow_upload_goes_through_and_a_stalled_one_is_cut_off():
+    """Slow mobile data (12 KiB/s, longer than the read deadline) keeps its upload going; a
+    burst followed by silence is cut a read deadline after its last bytes."""
+    ws = Workspace()
+    ws.link(slug="slow", settings={}, questions=[
+        {"prompt": "Say it", "type": "voice", "field_key": "said", "configuration": {"max_duration": 60}}])
+    with gateway_of_its_own() as gw:
+        body = media_files.wav(4.0)  # 128 KB: about 11 s at 12 KiB/s
+        step = 12 * 1024
+        slow = _upload_slowly(gw, ws, "slow", body, [(1.0, step)] * (len(body) // step + 1))
+        assert slow.startswith(b"HTTP/1.1 200"), slow[:300]
+        # Most of it at once, then nothing: the deadline is never more than a read deadline
+        # past the last bytes, whatever was sent before.
+        st = ws.start("slow")
+        with connect(gw) as s:
+            s.sendall((f"POST /i/slow/responses/{st['uuid']}/audio/said/ HTTP/1.1\r\n"
+                       f"Host: {ws.info['host']}\r\nX-Response-Token: {st['token']}\r\n"
+                       f"Content-Type: audio/wav\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+                      + body[:-1000])
+            assert closed_by_server(s, READ_TIMEOUT_S + 3), "a stalled upload outlived its read deadline"
 
 
 @test

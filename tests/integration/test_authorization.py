@@ -138,6 +138,67 @@ def signed_query(url):
     return "?" + url.split("?", 1)[1]
 
 
+def check_keyed_route(route, a, b):
+    """A route of the API (key and scope): B's key on A's identifiers. Returns the calls made."""
+    pattern, what = route["pattern"], f"{route['method']} {route['pattern']}"
+    if "{" not in pattern:
+        # Lists and creates: the caller's own workspace only.
+        r = call(route, fill(pattern, b.ids), key=b.ws.key)
+        assert r.status < 300, f"{what}: {r!r}"
+        text = r.body.decode(errors="replace")
+        for secret in a.secrets():
+            assert secret not in text, f"{what} shows {secret[:12]}... of another workspace"
+        return 1
+    if route["method"] == "GET":
+        # The owner reaches it: the identifiers filled in name something.
+        mine = call(route, fill(pattern, a.ids), key=a.ws.key)
+        assert mine.status == 200, f"{what}: {mine!r} for its owner, so the check proves nothing"
+    r = call(route, fill(pattern, a.ids), key=b.ws.key)
+    assert_not_found(r, call(route, fill(pattern, nowhere()), key=b.ws.key), a, what)
+    if not (pattern.startswith("/v1/workspaces/{uuid}/") and pattern.count("{uuid}") > 1):
+        return 1
+    # The caller's own workspace in the path, another's webhook or delivery after it.
+    mixed = dict(a.ids, workspace=b.ws.uuid)
+    r = call(route, fill(pattern, mixed), key=b.ws.key)
+    like = call(route, fill(pattern, dict(nowhere(), workspace=b.ws.uuid)), key=b.ws.key)
+    assert_not_found(r, like, a, f"{what} (own workspace, another's ids)")
+    return 2
+
+
+def check_public_route(route, a, b):
+    """A route of the public intake: A's identifiers, token and signatures from B's side.
+    Returns the calls made."""
+    pattern, what = route["pattern"], f"{route['method']} {route['pattern']}"
+    assert "{" in pattern, f"{what}: a public route without identifiers"
+    query = signed_query(a.file_url) if pattern.startswith("/media/") else ""
+    if "/live/" in pattern:
+        query = f"?token={a.started['token']}"
+    if route["method"] == "GET":
+        # The owner reaches it: the identifiers filled in name something.
+        mine = call(route, fill(pattern, a.ids), host=a.host, token=a.started["token"], query=query)
+        assert mine.status != 404, f"{what}: 404 for its owner too, so the check below proves nothing"
+    # A's slug and ids on B's host, with A's response token and A's signature.
+    r = call(route, fill(pattern, a.ids), host=b.host, token=a.started["token"], query=query)
+    like = call(route, fill(pattern, nowhere()), host=b.host, token=a.started["token"], query=query)
+    assert_not_found(r, like, a, f"{what} (another workspace's host)")
+    if "/live/" in pattern or not ("{slug}" in pattern and "{uuid}" in pattern):
+        return 1  # the WebSocket's own refusals: the next test
+    # B's own link, A's response (or question) and A's token.
+    mixed = dict(a.ids, slug=b.slug)
+    r = call(route, fill(pattern, mixed), host=b.host, token=a.started["token"])
+    like = call(route, fill(pattern, dict(nowhere(), slug=b.slug)), host=b.host,
+                token=a.started["token"])
+    assert_not_found(r, like, a, f"{what} (own link, another's response)")
+    if "{slug}/responses/{uuid}" not in pattern:
+        return 2
+    # A's own link and response, B's response token.
+    r = call(route, fill(pattern, a.ids), host=a.host, token=b.started["token"])
+    like = call(route, fill(pattern, dict(a.ids, started=str(uuid.uuid4()))), host=a.host,
+                token=b.started["token"])
+    assert_not_found(r, like, a, f"{what} (another response's token)")
+    return 3
+
+
 @test
 def every_route_answers_404_for_another_workspaces_identifiers_and_leaks_nothing():
     a, b = Owner("a"), Owner("b")
@@ -145,60 +206,13 @@ def every_route_answers_404_for_another_workspaces_identifiers_and_leaks_nothing
     assert len(routes) >= 30, routes
     checked = 0
     for route in routes:
-        pattern, access = route["pattern"], route["access"]
-        what = f"{route['method']} {pattern}"
-        has_ids = "{" in pattern
-        if access == "asset":
-            assert not has_ids, f"{what}: an asset route takes no identifier"
-            continue
-        if access == "api_key":
-            if not has_ids:
-                # Lists and creates: the caller's own workspace only.
-                r = call(route, fill(pattern, b.ids), key=b.ws.key)
-                assert r.status < 300, f"{what}: {r!r}"
-                text = r.body.decode(errors="replace")
-                for secret in a.secrets():
-                    assert secret not in text, f"{what} shows {secret[:12]}... of another workspace"
-                checked += 1
-                continue
-            r = call(route, fill(pattern, a.ids), key=b.ws.key)
-            assert_not_found(r, call(route, fill(pattern, nowhere()), key=b.ws.key), a, what)
-            checked += 1
-            if pattern.startswith("/v1/workspaces/{uuid}/") and pattern.count("{uuid}") > 1:
-                # The caller's own workspace in the path, another's webhook or delivery after it.
-                mixed = dict(a.ids, workspace=b.ws.uuid)
-                r = call(route, fill(pattern, mixed), key=b.ws.key)
-                like = call(route, fill(pattern, dict(nowhere(), workspace=b.ws.uuid)), key=b.ws.key)
-                assert_not_found(r, like, a, f"{what} (own workspace, another's ids)")
-                checked += 1
-            continue
-        assert access == "public", f"{what}: unknown access {access}"
-        assert has_ids, f"{what}: a public route without identifiers"
-        query = signed_query(a.file_url) if pattern.startswith("/media/") else ""
-        if "/live/" in pattern:
-            query = f"?token={a.started['token']}"
-        # A's slug and ids on B's host, with A's response token and A's signature.
-        r = call(route, fill(pattern, a.ids), host=b.host, token=a.started["token"], query=query)
-        like = call(route, fill(pattern, nowhere()), host=b.host, token=a.started["token"], query=query)
-        assert_not_found(r, like, a, f"{what} (another workspace's host)")
-        checked += 1
-        if "{slug}" in pattern and "{uuid}" in pattern:
-            # B's own link, A's response (or question) and A's token.
-            mixed = dict(a.ids, slug=b.slug)
-            if "/live/" in pattern:
-                continue  # a WebSocket: see the next test
-            r = call(route, fill(pattern, mixed), host=b.host, token=a.started["token"])
-            like = call(route, fill(pattern, dict(nowhere(), slug=b.slug)), host=b.host,
-                        token=a.started["token"])
-            assert_not_found(r, like, a, f"{what} (own link, another's response)")
-            checked += 1
-        if "{slug}/responses/{uuid}" in pattern and "/live/" not in pattern:
-            # A's own link and response, B's response token.
-            r = call(route, fill(pattern, a.ids), host=a.host, token=b.started["token"])
-            like = call(route, fill(pattern, dict(a.ids, started=str(uuid.uuid4()))), host=a.host,
-                        token=b.started["token"])
-            assert_not_found(r, like, a, f"{what} (another response's token)")
-            checked += 1
+        if route["access"] == "asset":
+            assert "{" not in route["pattern"], f"{route['pattern']}: an asset route takes no identifier"
+        elif route["access"] == "api_key":
+            checked += check_keyed_route(route, a, b)
+        else:
+            assert route["access"] == "public", f"{route['pattern']}: unknown access {route['access']}"
+            checked += check_public_route(route, a, b)
     print(f"  {len(routes)} routes, {checked} cross-workspace calls, all 404 and silent")
     assert checked >= 40, checked
     # And nothing of A's changed: its link, token, webhook and started response are as they were.

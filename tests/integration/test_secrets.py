@@ -32,10 +32,17 @@ def _database_text():
 
 
 def _redis_text():
-    """Every string value in Redis (what it caches: key records, counts, kept idempotent
-    answers), read over a plain RESP connection."""
-    def command(f, *args):
-        f.write(b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args))
+    """Every key and value in Redis (what it caches: key records, counts, rate windows, kept
+    idempotent answers), strings, hashes and sorted sets alike, read over a plain RESP
+    connection (one round trip per batch of keys, not a redis-cli per key)."""
+    reads = {b"string": [b"GET"], b"hash": [b"HGETALL"], b"zset": [b"ZRANGE", b"0", b"-1"],
+             b"set": [b"SMEMBERS"], b"list": [b"LRANGE", b"0", b"-1"]}
+
+    def send(f, commands):
+        for args in commands:
+            f.write(b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args))
+        f.flush()
+        return [reply(f) for _ in commands]
 
     def reply(f):
         line = f.readline()
@@ -45,23 +52,27 @@ def _redis_text():
             return None if n < 0 else f.read(n + 2)[:-2]
         if kind == b"*":
             return [reply(f) for _ in range(int(rest))]
-        return rest  # status, error or integer
+        return rest  # a status, an error or an integer
 
-    values = []
+    def flat(value):
+        if isinstance(value, list):
+            return b"\n".join(flat(v) for v in value)
+        return value or b""
+
+    texts = []
     with socket.create_connection(("127.0.0.1", int(ENV["REDIS_PORT"])), timeout=10) as sock:
         f = sock.makefile("rwb")
         cursor = b"0"
         while True:
-            command(f, b"SCAN", cursor, b"COUNT", b"1000")
-            f.flush()
-            cursor, keys = reply(f)
-            for k in keys:
-                command(f, b"GET", k)
-            f.flush()
-            values += [reply(f) for _ in keys]
+            cursor, keys = send(f, [[b"SCAN", cursor, b"COUNT", b"1000"]])[0]
+            types = send(f, [[b"TYPE", k] for k in keys])
+            # The command that reads each key's type, with the key after the command's name.
+            commands = [reads.get(t, reads[b"string"]) for t in types]
+            values = send(f, [c[:1] + [k] + c[1:] for c, k in zip(commands, keys)])
+            texts += [flat(k) + b"\n" + flat(v) for k, v in zip(keys, values)]
             if cursor == b"0":
                 break
-    return b"\n".join(v for v in values if isinstance(v, bytes)).decode(errors="replace")
+    return b"\n".join(texts).decode(errors="replace")
 
 
 @test

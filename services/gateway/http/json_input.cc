@@ -5,34 +5,10 @@
 #include <cmath>
 
 #include "common/core/errors.h"
+#include "common/core/json_text.h"
 #include "common/core/text.h"
 
 namespace feedback::gateway {
-namespace {
-
-// Boost.JSON reads a number too large for a double ("1e400") as infinity, which no JSON
-// document can hold: stored, it would read back as something else.
-bool holdsNonFinite(const boost::json::value& value) {
-  switch (value.kind()) {
-    case boost::json::kind::double_:
-      return !std::isfinite(value.get_double());
-    case boost::json::kind::array:
-      for (const auto& item : value.get_array()) {
-        if (holdsNonFinite(item)) return true;
-      }
-      return false;
-    case boost::json::kind::object:
-      for (const auto& [_, item] : value.get_object()) {
-        if (holdsNonFinite(item)) return true;
-      }
-      return false;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
 boost::json::object parseJsonObject(std::string_view body) {
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) return {};
   boost::json::parse_options options;

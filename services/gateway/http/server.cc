@@ -9,7 +9,6 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "common/core/log.h"
+#include "services/gateway/http/websocket_session.h"
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -32,11 +32,6 @@ namespace {
 // getting a connection reset.
 constexpr std::size_t kMaxDrainBytes = 64 * 1024 * 1024;
 constexpr std::chrono::seconds kDrainTimeout{5};
-// A live transcription's frames are about 100 ms of 16 kHz PCM (3.2 KB), but other clients
-// send seconds at a time; a message larger than this (some 30 s) closes the socket.
-constexpr std::size_t kMaxWebSocketMessage = 1024 * 1024;
-// Messages waiting for a client that does not read: beyond this the socket is closed.
-constexpr std::size_t kMaxWebSocketBacklog = 256;
 // An upload must arrive at least this fast on average after its first read deadline: slow
 // mobile data (64 kbit/s) keeps it going, a client trickling bytes to hold the upload budget
 // does not.
@@ -77,112 +72,6 @@ struct HttpServer::Impl {
 };
 
 namespace {
-
-// A connection upgraded for a route (HttpRequest::accept_websocket): reads go to the route's
-// handler, writes are queued in order.
-class WebSocketSession final : public WebSocketPeer,
-                               public std::enable_shared_from_this<WebSocketSession> {
- public:
-  WebSocketSession(beast::tcp_stream&& stream, HttpServer::Impl& server)
-      : ws_(std::move(stream)), server_(server) {
-    ++server_.connections;
-  }
-  ~WebSocketSession() override { --server_.connections; }
-
-  void start(http::request<http::string_body> request, beast::flat_buffer buffer,
-             const WebSocketFactory& factory) {
-    beast::get_lowest_layer(ws_).expires_never();
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-    ws_.read_message_max(kMaxWebSocketMessage);
-    buffer_ = std::move(buffer);
-    handler_ = factory(shared_from_this());
-    ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
-      if (ec) return self->closed();
-      // What the handler sent meanwhile waited for the handshake's answer to go first.
-      self->accepted_ = true;
-      if (!self->outbox_.empty()) {
-        self->doWrite();
-      } else if (self->closing_) {
-        self->doClose();
-      }
-      self->doRead();
-    });
-  }
-
-  void sendText(std::string text) override {
-    asio::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)]() mutable {
-      if (self->done_) return;
-      if (self->outbox_.size() >= kMaxWebSocketBacklog) return self->abort();
-      self->outbox_.push_back(std::move(text));
-      if (self->accepted_ && !self->writing_) self->doWrite();
-    });
-  }
-
-  void close(std::string reason) override {
-    asio::post(ws_.get_executor(), [self = shared_from_this(), reason = std::move(reason)] {
-      if (self->done_) return;
-      self->closing_ = true;
-      self->close_reason_ = reason;
-      if (self->accepted_ && !self->writing_) self->doClose();
-    });
-  }
-
- private:
-  void doRead() {
-    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->closed();
-      std::string message = beast::buffers_to_string(self->buffer_.data());
-      self->buffer_.consume(self->buffer_.size());
-      if (self->handler_.on_message)
-        self->handler_.on_message(std::move(message), self->ws_.got_binary());
-      self->doRead();
-    });
-  }
-
-  void doWrite() {
-    writing_ = true;
-    ws_.text(true);
-    ws_.async_write(asio::buffer(outbox_.front()),
-                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                      self->writing_ = false;
-                      if (ec) return self->closed();
-                      self->outbox_.pop_front();
-                      if (!self->outbox_.empty()) return self->doWrite();
-                      if (self->closing_) self->doClose();
-                    });
-  }
-
-  void doClose() {
-    ws_.async_close(websocket::close_reason(websocket::close_code::normal, close_reason_),
-                    [self = shared_from_this()](beast::error_code) { self->closed(); });
-  }
-
-  void abort() {
-    beast::error_code ignored;
-    beast::get_lowest_layer(ws_).socket().close(ignored);
-    closed();
-  }
-
-  // Once: the handler hears of it and is dropped, which ends the cycle between the two.
-  void closed() {
-    if (done_) return;
-    done_ = true;
-    auto handler = std::move(handler_);
-    handler_ = {};
-    if (handler.on_closed) handler.on_closed();
-  }
-
-  websocket::stream<beast::tcp_stream> ws_;
-  HttpServer::Impl& server_;
-  beast::flat_buffer buffer_;
-  WebSocketHandler handler_;
-  std::deque<std::string> outbox_;
-  std::string close_reason_;
-  bool accepted_ = false;
-  bool writing_ = false;
-  bool closing_ = false;
-  bool done_ = false;
-};
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
@@ -272,17 +161,21 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // An upload's deadline moves with what arrives, as Apache's MinRate does: the read deadline,
-  // plus a second per kSlowestUploadBytesPerSecond received. A client that trickles its body
-  // is cut off after the read deadline, and the upload budget it held goes to others.
+  // plus a second per kSlowestUploadBytesPerSecond received, and never more than a read
+  // deadline after the last bytes. A client that trickles its body, or stops sending it, is
+  // cut off, and the upload budget it held goes to others.
   void readLargeBody() {
     http::async_read_some(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
           if (ec || self->parser_->is_done()) return self->onRead(ec, bytes);
           self->body_received_ += bytes;
-          self->stream_.expires_at(
-              self->body_started_ + self->server_.options.read_timeout +
-              std::chrono::seconds(self->body_received_ / kSlowestUploadBytesPerSecond));
+          // Never more than a read deadline without a byte: a burst does not buy a stall.
+          const auto timeout = self->server_.options.read_timeout;
+          self->stream_.expires_at(std::min(
+              self->body_started_ + timeout +
+                  std::chrono::seconds(self->body_received_ / kSlowestUploadBytesPerSecond),
+              std::chrono::steady_clock::now() + timeout));
           self->readLargeBody();
         });
   }
@@ -357,7 +250,7 @@ class Session : public std::enable_shared_from_this<Session> {
       counted_ = false;
       --server_.in_flight;
     }
-    auto session = std::make_shared<WebSocketSession>(std::move(stream_), server_);
+    auto session = std::make_shared<WebSocketSession>(std::move(stream_), server_.connections);
     session->start(std::move(*upgrade_request_), std::move(buffer_), websocket_factory_);
     upgrade_request_.reset();
     websocket_factory_ = {};

@@ -1,7 +1,8 @@
 #pragma once
 // The HTTP/1.1 server: Boost.Beast on a pool of I/O threads, one strand per connection,
 // keep-alive, a deadline on every read and write, and limits on header and body size so that
-// a slow or huge client cannot hold resources. Only server.cc includes Beast.
+// a slow or huge client cannot hold resources. Only server.cc and websocket_session.* include
+// Beast.
 
 #include <atomic>
 #include <chrono>

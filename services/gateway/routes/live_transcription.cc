@@ -10,6 +10,7 @@
 #include "common/api/response_json.h"
 #include "common/core/json_writer.h"
 #include "common/core/limits.h"
+#include "common/core/text.h"
 #include "common/grpc/grpc_kit.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
@@ -185,8 +186,10 @@ void openLive(const MediaStub& media, const api::MediaUrls& urls, const ContextP
   for (const auto& q : form->link.questions()) {
     if (q.field_key() == ctx->params.at(2)) question = &q;
   }
-  auto token = Query(ctx->request.query()).get("token");
-  if (!form->link.settings().live_transcription() || !question || !token || token->empty()) {
+  // Like X-Response-Token: a token that is no text is no response's.
+  auto token = Query(ctx->request.query()).bytes("token");
+  if (!form->link.settings().live_transcription() || !question || !token || token->empty() ||
+      !isValidUtf8(*token)) {
     throw ApiError(ErrorCode::kNotFound, "This link transcribes no such answer live.");
   }
   rv1::AnswerTarget target;

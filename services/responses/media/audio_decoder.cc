@@ -16,6 +16,10 @@ namespace feedback::responses {
 namespace {
 
 constexpr int kIoBufferBytes = 64 * 1024;
+// The recordings accepted: telephone quality to studio rates, mono to 7.1.
+constexpr int kLowestSampleRate = 4000;
+constexpr int kHighestSampleRate = 192000;
+constexpr int kMostChannels = 8;
 
 // The recording's parts as one readable, seekable stream for libavformat.
 struct PartsReader {
@@ -117,6 +121,17 @@ class Decoding {
  public:
   Decoding(AVCodecContext* codec, double max_seconds, bool keep_samples)
       : codec_(codec), max_seconds_(max_seconds), keep_(keep_samples) {
+    // What a microphone records. A header may claim anything: a rate of hundreds of MHz made
+    // the resampler's set-up take seconds of CPU for a 47-byte upload (the audio_header fuzz
+    // target's timeout).
+    if (codec->sample_rate < kLowestSampleRate || codec->sample_rate > kHighestSampleRate ||
+        codec->ch_layout.nb_channels < 1 || codec->ch_layout.nb_channels > kMostChannels) {
+      throw AudioError("the recording's audio format is not supported (" +
+                       std::to_string(codec->sample_rate) + " Hz, " +
+                       std::to_string(codec->ch_layout.nb_channels) + " channels)");
+    }
+    // Measuring the duration needs no resampler.
+    if (!keep_) return;
     AVChannelLayout mono = AV_CHANNEL_LAYOUT_MONO;
     SwrContext* resampler = nullptr;
     if (swr_alloc_set_opts2(&resampler, &mono, AV_SAMPLE_FMT_S16, kRecogniserSampleRate,

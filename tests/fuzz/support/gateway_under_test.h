@@ -7,9 +7,10 @@
 // routes take their paths for Redis being down.
 //
 // exchange() sends bytes on a fresh connection and half-closes it, then reads every answer
-// until the server closes, and checks what a client may rely on: the server answers within its
-// deadlines, never with a 500, a 503 only with Retry-After, and every error in the contract's
-// body.
+// until the server closes, and checks what a client may rely on: the server takes what it is
+// sent and answers within 10 s (its own deadlines are 2 s), answers every whole request unless
+// it closed the connection before, never with a 500, a 503 only with Retry-After, and every
+// error in the contract's body (or the intake's HTML page).
 
 #include <memory>
 #include <string>

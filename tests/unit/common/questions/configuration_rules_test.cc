@@ -197,3 +197,20 @@ TEST_CASE("configuration rules: URLs", "[questions]") {
   CHECK_FALSE(questions::isHttpUrl("https://", false));
   CHECK_FALSE(questions::isHttpUrl("javascript:alert(1)", false));
 }
+
+// Internal gRPC callers reach the services without the gateway's body check: a number past a
+// double's range read as infinity would be stored as null.
+TEST_CASE("configuration rules: a JSON part holding a number past a double is refused",
+          "[questions]") {
+  auto code = [](const char* json) {
+    try {
+      questions::parseObject(json, "questions[0].configuration", ErrorCode::kInvalidConfiguration);
+    } catch (const ApiError& e) {
+      return e.code();
+    }
+    return ErrorCode::kInternalError;
+  };
+  CHECK(code(R"({"min": 1e400})") == ErrorCode::kInvalidConfiguration);
+  CHECK(code(R"({"options": [1, -1e999]})") == ErrorCode::kInvalidConfiguration);
+  CHECK(code(R"({"min": 1e300})") == ErrorCode::kInternalError);
+}

@@ -266,3 +266,12 @@ TEST_CASE("responses: without a way to record the count change, nothing is submi
   f.publisher.unavailable = false;
   CHECK(f.submit(s).response().status() == "completed");
 }
+
+// Internal gRPC callers send value_json themselves: a number past a double's range is no JSON
+// value an answer can keep.
+TEST_CASE("responses: an answer holding a number past a double is INVALID_ANSWER", "[responses]") {
+  Fixture f;
+  auto s = f.start();
+  CHECK(failure([&] { f.save(s, "score", "1e400"); }).first == ErrorCode::kInvalidAnswer);
+  CHECK(failure([&] { f.oneShot({{"score", "-1e400"}}); }).first == ErrorCode::kInvalidAnswer);
+}

@@ -132,3 +132,18 @@ TEST_CASE("transcriber: a flite recording in each container reads back its words
   CHECK_FALSE(partial.empty());
   CHECK(transcriber.end() == "thank you for the quick delivery");
 }
+
+// Found by the audio_header fuzz target: a 47-byte WAV claiming 637 MHz and 49 channels made
+// the resampler's set-up take seconds of CPU, also when only the duration was measured.
+TEST_CASE("audio: rates and channel counts no microphone records are refused at once", "[audio]") {
+  std::string wav = tone(0.1, 16000, 1);
+  auto put32 = [&wav](std::size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) wav[at + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  };
+  put32(24, 637550208);
+  CHECK_THROWS_AS(decodeAudio({wav}, 30, false), AudioError);
+  CHECK_THROWS_AS(decodeAudio({wav}, 30, true), AudioError);
+  CHECK_THROWS_AS(decode(tone(0.1, 16000, 49)), AudioError);
+  CHECK_NOTHROW(decode(tone(0.1, 8000, 2)));
+  CHECK_NOTHROW(decode(tone(0.1, 48000, 6)));
+}
