@@ -112,14 +112,16 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) return onRead(ec, 0);
     const auto& header = parser_->get();
     const auto length = parser_->content_length();
-    std::size_t limit = server_.options.body_limit;
-    if ((!length || *length > limit) && server_.options.large_body_limit) {
-      limit = std::max(limit,
-                       server_.options.large_body_limit(header.method_string(), header.target()));
+    // An upload (a route that takes raw bytes) is read whatever its size with a deadline that
+    // follows what arrives, and counts against the upload budget; any other body is JSON.
+    std::size_t upload_limit = 0;
+    if (((length && *length > 0) || parser_->chunked()) && server_.options.large_body_limit) {
+      upload_limit = server_.options.large_body_limit(header.method_string(), header.target());
     }
+    const std::size_t limit = std::max(server_.options.body_limit, upload_limit);
     if (length && *length > limit) return onRead(http::error::body_limit, 0);
     parser_->body_limit(limit);
-    if (limit > server_.options.body_limit && !holdLargeBody(length ? *length : limit)) {
+    if (upload_limit > 0 && !holdLargeBody(length ? *length : limit)) {
       return answerAndDrain(ErrorCode::kServiceUnavailable);
     }
     if (length && *length > 0 && beast::iequals(header[http::field::expect], "100-continue")) {
@@ -139,7 +141,6 @@ class Session : public std::enable_shared_from_this<Session> {
       return false;
     }
     body_started_ = std::chrono::steady_clock::now();
-    body_received_ = 0;
     stream_.expires_after(server_.options.read_timeout);
     return true;
   }
@@ -165,19 +166,22 @@ class Session : public std::enable_shared_from_this<Session> {
   // deadline after the last bytes. A client that trickles its body, or stops sending it, is
   // cut off, and the upload budget it held goes to others.
   void readLargeBody() {
-    http::async_read_some(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
-          if (ec || self->parser_->is_done()) return self->onRead(ec, bytes);
-          self->body_received_ += bytes;
-          // Never more than a read deadline without a byte: a burst does not buy a stall.
-          const auto timeout = self->server_.options.read_timeout;
-          self->stream_.expires_at(std::min(
-              self->body_started_ + timeout +
-                  std::chrono::seconds(self->body_received_ / kSlowestUploadBytesPerSecond),
-              std::chrono::steady_clock::now() + timeout));
-          self->readLargeBody();
-        });
+    http::async_read_some(stream_, buffer_, *parser_,
+                          [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+                            if (ec || self->parser_->is_done()) return self->onRead(ec, bytes);
+                            // What the body holds so far (the handler's count is of bytes the
+                            // parser took from its buffer, which a read of the body need not
+                            // advance).
+                            const std::size_t received = self->parser_->get().body().size();
+                            // Never more than a read deadline without a byte: a burst does not buy
+                            // a stall.
+                            const auto timeout = self->server_.options.read_timeout;
+                            self->stream_.expires_at(std::min(
+                                self->body_started_ + timeout +
+                                    std::chrono::seconds(received / kSlowestUploadBytesPerSecond),
+                                std::chrono::steady_clock::now() + timeout));
+                            self->readLargeBody();
+                          });
   }
 
   void onRead(beast::error_code ec, std::size_t) {
@@ -317,7 +321,6 @@ class Session : public std::enable_shared_from_this<Session> {
   bool counted_ = false;
   std::size_t held_ = 0;  // of the large-body budget
   std::chrono::steady_clock::time_point body_started_;
-  std::size_t body_received_ = 0;
   std::size_t drained_ = 0;
   std::vector<char> discard_;
   std::optional<http::request<http::string_body>> upgrade_request_;

@@ -26,8 +26,9 @@ struct HttpServerOptions {
   std::chrono::milliseconds read_timeout{30000};
   std::chrono::milliseconds write_timeout{30000};
   std::size_t max_connections = 20000;
-  // The body limit of a request whose body may exceed `body_limit` (method, target), or 0 for
-  // the usual one: uploads take larger bodies than JSON does.
+  // The body limit of an upload route (method, target), or 0 for a route of JSON bodies:
+  // uploads take larger bodies than JSON does, and are read with a deadline that follows what
+  // arrives (at least 8 KiB/s after the read timeout) under `large_body_budget`.
   std::function<std::size_t(std::string_view, std::string_view)> large_body_limit;
   // The largest limit large_body_limit gives.
   std::size_t largest_body_limit = 0;
