@@ -205,3 +205,27 @@ def bytes_that_are_not_utf8_in_a_query_a_header_or_a_file_name_are_refused_clean
     expect(r, 400, "VALIDATION_ERROR")
     expect(ws.intake("POST", upload, token=st["token"], body=media_files.png(),
                      headers={"Content-Type": "image/png", "X-File-Name": "caf%C3%A9.png"}), 200)
+
+
+@test
+def an_answer_before_a_close_arrives_whole_even_with_unread_requests_behind_it():
+    """Found by the gateway_request fuzz target: an answer that closes the connection (HTTP/1.0,
+    Connection: close) was followed by a plain close while the client's next requests were still
+    unread, so the kernel reset the connection and the client lost the end of the answer."""
+    import socket
+    big = request("GET", "/static/redoc.standalone.js")
+    assert big.status == 200 and len(big.body) > 500_000, big.status
+    host, port = ENV["GATEWAY_ADDR"].rsplit(":", 1)
+    for first in (b"GET /static/redoc.standalone.js HTTP/1.0\r\n\r\n",
+                  b"GET /static/redoc.standalone.js HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"):
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(first + b"GET /v1/links/ HTTP/1.1\r\nHost: a\r\n\r\n" * 50)
+            received = b""
+            while True:
+                chunk = s.recv(65536)  # a reset raises here
+                if not chunk:
+                    break
+                received += chunk
+        head, body = received.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1."), head[:100]
+        assert body == big.body, f"{len(body)} of {len(big.body)} bytes arrived"

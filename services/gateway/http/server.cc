@@ -266,8 +266,11 @@ class Session : public std::enable_shared_from_this<Session> {
       --server_.in_flight;
     }
     if (ec) return close();
-    if (draining_) return drain();
-    if (close_after_write_) return close();
+    // A lingering close, as after an early error: closing with bytes of the client's still
+    // unread (requests pipelined after a Connection: close, an HTTP/1.0 request) makes the
+    // kernel reset the connection, and the client may lose the answer it was sent (found by
+    // the gateway_request fuzz target).
+    if (draining_ || close_after_write_) return drain();
     doRead();
   }
 
