@@ -146,8 +146,8 @@ def plan(quick, receiver, endpoint):
     are due before the load ends."""
     if quick:
         return [HangReceiver(receiver, endpoint, 5), KillProcess("webhooks", 1),
-                KillProcess("gateway", 1), KillProcess("responses", 1), RestartPostgres(1),
-                StopRedis(5)]
+                KillProcess("gateway", 1), KillProcess("responses", 1), KillProcess("webhooks", 1),
+                RestartPostgres(1), StopRedis(5)]
     return [HangReceiver(receiver, endpoint, 15), KillProcess("webhooks", 2),
             KillProcess("gateway", 2), KillProcess("gateway-2", 2), KillProcess("tokens", 2),
             KillProcess("links", 2), KillProcess("responses", 2), RestartPostgres(2),

@@ -146,6 +146,10 @@ std::string GatewayUnderTest::exchange(std::string_view bytes) const {
     if (n <= 0) break;
     received.append(buffer, static_cast<std::size_t>(n));
   }
+  // The server has closed its side: closed without TIME_WAIT, or hundreds of exchanges a
+  // second would use up the machine's ephemeral ports within minutes.
+  const linger abortive{1, 0};
+  setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive);
   close(fd);
   return received;
 }
