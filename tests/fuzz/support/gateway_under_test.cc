@@ -113,7 +113,16 @@ std::string GatewayUnderTest::exchange(std::string_view bytes) const {
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(parts_->server.port()));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  FUZZ_CHECK(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    // Interrupted by libFuzzer's timer (SIGALRM), the connection goes on being made.
+    FUZZ_CHECK(errno == EINTR);
+    pollfd p{fd, POLLOUT, 0};
+    while (poll(&p, 1, kHangMs) < 0 && errno == EINTR) {
+    }
+    int error = 0;
+    socklen_t length = sizeof error;
+    FUZZ_CHECK(getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0);
+  }
   // A server that stops reading gets cut off by its own deadlines: a send blocked past them
   // hangs as much as an answer that never comes.
   const timeval send_timeout{kHangMs / 1000, 0};
@@ -143,6 +152,7 @@ std::string GatewayUnderTest::exchange(std::string_view bytes) const {
     if (ready < 0 && errno == EINTR) continue;
     FUZZ_CHECK(ready == 1);
     const auto n = recv(fd, buffer, sizeof buffer, 0);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     received.append(buffer, static_cast<std::size_t>(n));
   }
