@@ -33,35 +33,20 @@ std::size_t depthOf(const boost::json::value& v) {
 void readAs(const boost::json::object& body, std::string_view key) {
   const boost::json::object one = {{key, body.at(key)}};
   const gw::JsonFields fields(one, "questions[0]", {key});
-  const auto expect_validation = [](const feedback::ApiError& e) {
-    FUZZ_CHECK(e.code() == ErrorCode::kValidationError ||
-               e.code() == ErrorCode::kInvalidConfiguration);
+  // Each accessor gives the value of its type or refuses it with the contract's error.
+  const auto read = [](const auto& accessor) {
+    try {
+      accessor();
+    } catch (const feedback::ApiError& e) {
+      FUZZ_CHECK(e.code() == ErrorCode::kValidationError ||
+                 e.code() == ErrorCode::kInvalidConfiguration);
+    }
   };
-  try {
-    fields.text(key);
-  } catch (const feedback::ApiError& e) {
-    expect_validation(e);
-  }
-  try {
-    fields.boolean(key);
-  } catch (const feedback::ApiError& e) {
-    expect_validation(e);
-  }
-  try {
-    fields.integer(key);
-  } catch (const feedback::ApiError& e) {
-    expect_validation(e);
-  }
-  try {
-    fields.object(key, ErrorCode::kInvalidConfiguration);
-  } catch (const feedback::ApiError& e) {
-    expect_validation(e);
-  }
-  try {
-    fields.array(key);
-  } catch (const feedback::ApiError& e) {
-    expect_validation(e);
-  }
+  read([&] { fields.text(key); });
+  read([&] { fields.boolean(key); });
+  read([&] { fields.integer(key); });
+  read([&] { fields.object(key, ErrorCode::kInvalidConfiguration); });
+  read([&] { fields.array(key); });
 }
 
 // JSON equality as a reader sees it: numbers by value, whatever their C++ type ("1.0" is

@@ -9,6 +9,7 @@
 #include "common/core/text.h"
 
 namespace feedback::gateway {
+
 boost::json::object parseJsonObject(std::string_view body) {
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) return {};
   boost::json::parse_options options;

@@ -10,7 +10,6 @@
 #include "common/api/response_json.h"
 #include "common/core/json_writer.h"
 #include "common/core/limits.h"
-#include "common/core/text.h"
 #include "common/grpc/grpc_kit.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
@@ -186,10 +185,9 @@ void openLive(const MediaStub& media, const api::MediaUrls& urls, const ContextP
   for (const auto& q : form->link.questions()) {
     if (q.field_key() == ctx->params.at(2)) question = &q;
   }
-  // Like X-Response-Token: a token that is no text is no response's.
   auto token = Query(ctx->request.query()).bytes("token");
-  if (!form->link.settings().live_transcription() || !question || !token || token->empty() ||
-      !isValidUtf8(*token)) {
+  if (!form->link.settings().live_transcription() || !question || !token ||
+      !isUsableResponseToken(*token)) {
     throw ApiError(ErrorCode::kNotFound, "This link transcribes no such answer live.");
   }
   rv1::AnswerTarget target;

@@ -30,15 +30,14 @@ HttpResponse notFound(const RequestContext& ctx, std::string_view what) {
   return errorResponse(ApiError(ErrorCode::kNotFound, std::string(what)), ctx.request_id);
 }
 
-// A header's value as text for the responses service: VALIDATION_ERROR unless it is UTF-8
-// (HTTP lets a client send any byte above 0x7F in a header).
-std::string textHeader(const RequestContext& ctx, std::string_view name, std::string_view shown) {
-  std::string_view value = ctx.request.header(name);
-  if (!isValidUtf8(value)) {
-    throw ApiError(ErrorCode::kValidationError, std::string(shown) + " must be UTF-8 text.",
-                   {{std::string(shown), "must be UTF-8 text"}});
+// A header's text for the responses service (decoded, for X-File-Name): VALIDATION_ERROR
+// naming the header unless it is UTF-8 (HTTP lets a client send any byte above 0x7F).
+std::string utf8Header(std::string text, std::string_view header) {
+  if (!isValidUtf8(text)) {
+    throw ApiError(ErrorCode::kValidationError, std::string(header) + " must be UTF-8 text.",
+                   {{std::string(header), "must be UTF-8 text (percent-encoded in X-File-Name)"}});
   }
-  return std::string(value);
+  return text;
 }
 
 void upload(const MediaStub& media, rv1::MediaKind kind, const ContextPtr& ctx, Respond respond,
@@ -53,12 +52,10 @@ void upload(const MediaStub& media, rv1::MediaKind kind, const ContextPtr& ctx, 
   target->set_token(std::string(ctx->request.header("x-response-token")));
   target->set_field_key(ctx->params.at(2));
   header.set_kind(kind);
-  header.set_content_type(textHeader(*ctx, "content-type", "Content-Type"));
-  header.set_file_name(percentDecode(ctx->request.header("x-file-name")));
-  if (!isValidUtf8(header.file_name())) {
-    throw ApiError(ErrorCode::kValidationError, "X-File-Name must be percent-encoded UTF-8.",
-                   {{"X-File-Name", "must be percent-encoded UTF-8"}});
-  }
+  header.set_content_type(
+      utf8Header(std::string(ctx->request.header("content-type")), "Content-Type"));
+  header.set_file_name(
+      utf8Header(percentDecode(ctx->request.header("x-file-name")), "X-File-Name"));
   header.set_size_bytes(static_cast<int64_t>(ctx->request.body.size()));
   uploadMedia(media, ctx, std::move(header),
               [ctx, respond](const grpc::Status& status, const rv1::Answer& answer) {

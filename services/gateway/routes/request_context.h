@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/text.h"
 #include "common/core/trace.h"
 #include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
@@ -107,6 +108,12 @@ struct RouteAttributes {
 inline RouteAttributes withKey(std::string_view scope, bool idempotent = false) {
   return {Access::kApiKey, scope, idempotent};
 }
+// Whether `token` can be a response token (X-Response-Token, or the live socket's ?token=): one
+// that is no UTF-8 text is no response's, and could not be sent on in a protobuf string.
+inline bool isUsableResponseToken(std::string_view token) {
+  return !token.empty() && isValidUtf8(token);
+}
+
 inline RouteAttributes publicRoute(bool idempotent = false, bool response_token = false) {
   return {Access::kPublic, {}, idempotent, response_token};
 }
