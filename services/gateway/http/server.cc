@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "common/core/log.h"
@@ -43,6 +45,8 @@ std::string lowercase(std::string_view text) {
   return out;
 }
 
+class Session;
+
 }  // namespace
 
 struct HttpServer::Impl {
@@ -63,12 +67,17 @@ struct HttpServer::Impl {
   tcp::acceptor acceptor;
   std::vector<std::thread> threads;
   std::atomic<std::size_t> connections{0};
-  std::atomic<std::size_t> in_flight{0};
+  // The HTTP connections (not WebSockets), for stop() to reach the idle ones.
+  std::mutex sessions_mutex;
+  std::unordered_map<const Session*, std::weak_ptr<Session>> sessions;
   std::atomic<std::size_t> large_body_bytes{0};
   std::atomic<bool> accepting{true};
   int bound_port = 0;
 
   void doAccept();
+  void track(const std::shared_ptr<Session>& session);
+  void untrack(const Session* session);
+  std::size_t trackedSessions();
 };
 
 namespace {
@@ -84,24 +93,40 @@ class Session : public std::enable_shared_from_this<Session> {
   }
   ~Session() {
     releaseLargeBody();
-    if (counted_) --server_.in_flight;
+    server_.untrack(this);
     --server_.connections;
   }
 
   void start() {
+    server_.track(shared_from_this());
     asio::dispatch(stream_.get_executor(),
                    beast::bind_front_handler(&Session::doRead, shared_from_this()));
   }
 
+  // Called on this connection's strand when the server stops: an idle connection gets a short
+  // while for a request already on its way, then closes; a busy one closes after its answer
+  // (write()). A separate timer: the stream's deadline cannot move under a pending read.
+  void closeWhenIdle() {
+    if (!waiting_for_request_) return;
+    close_timer_.emplace(stream_.get_executor(), server_.options.idle_close_grace);
+    close_timer_->async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (!ec && self->waiting_for_request_ && !self->parser_->got_some()) self->stream_.cancel();
+    });
+  }
+  asio::any_io_executor executor() { return stream_.get_executor(); }
+
  private:
   void doRead() {
     head_ = false;
+    waiting_for_request_ = true;
     parser_.emplace();
     // The parser checks Content-Length against its limit as it reads the header: the largest
     // any route takes, until the route is known (onHeader).
     parser_->body_limit(std::max(server_.options.body_limit, server_.options.largest_body_limit));
     parser_->header_limit(static_cast<std::uint32_t>(server_.options.header_limit));
-    stream_.expires_after(server_.options.read_timeout);
+    // A connection accepted as the server began stopping gets the grace an idle one gets.
+    stream_.expires_after(server_.accepting ? server_.options.read_timeout
+                                            : server_.options.idle_close_grace);
     http::async_read_header(stream_, buffer_, *parser_,
                             beast::bind_front_handler(&Session::onHeader, shared_from_this()));
   }
@@ -109,6 +134,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // A body over the usual limit is read only for the few routes that take one (uploads), so
   // the route is looked up only then.
   void onHeader(beast::error_code ec, std::size_t) {
+    waiting_for_request_ = false;
     if (ec) return onRead(ec, 0);
     const auto& header = parser_->get();
     const auto length = parser_->content_length();
@@ -220,9 +246,6 @@ class Session : public std::enable_shared_from_this<Session> {
       };
     }
     stream_.expires_never();
-    // Counted until its answer is written, so that a draining server waits for it.
-    ++server_.in_flight;
-    counted_ = true;
     server_.handler(std::move(request), [self = shared_from_this()](HttpResponse response) {
       asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
         self->write(std::move(response));
@@ -250,10 +273,6 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void upgrade() {
-    if (counted_) {
-      counted_ = false;
-      --server_.in_flight;
-    }
     auto session = std::make_shared<WebSocketSession>(std::move(stream_), server_.connections);
     session->start(std::move(*upgrade_request_), std::move(buffer_), websocket_factory_);
     upgrade_request_.reset();
@@ -261,10 +280,6 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void onWrite(beast::error_code ec, std::size_t) {
-    if (counted_) {
-      counted_ = false;
-      --server_.in_flight;
-    }
     if (ec) return close();
     // A lingering close, as after an early error: closing with bytes of the client's still
     // unread (requests pipelined after a Connection: close, an HTTP/1.0 request) makes the
@@ -304,6 +319,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void close() {
+    if (close_timer_) close_timer_->cancel();
     beast::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.socket().close(ignored);
@@ -321,20 +337,37 @@ class Session : public std::enable_shared_from_this<Session> {
   bool head_ = false;
   bool close_after_write_ = false;
   bool draining_ = false;
-  bool counted_ = false;
+  bool waiting_for_request_ = false;
   std::size_t held_ = 0;  // of the large-body budget
   std::chrono::steady_clock::time_point body_started_;
   std::size_t drained_ = 0;
   std::vector<char> discard_;
+  std::optional<asio::steady_timer> close_timer_;
   std::optional<http::request<http::string_body>> upgrade_request_;
   WebSocketFactory websocket_factory_;
 };
 
 }  // namespace
 
+void HttpServer::Impl::track(const std::shared_ptr<Session>& session) {
+  std::lock_guard lock(sessions_mutex);
+  sessions.emplace(session.get(), session);
+}
+
+void HttpServer::Impl::untrack(const Session* session) {
+  std::lock_guard lock(sessions_mutex);
+  sessions.erase(session);
+}
+
+std::size_t HttpServer::Impl::trackedSessions() {
+  std::lock_guard lock(sessions_mutex);
+  return sessions.size();
+}
+
 void HttpServer::Impl::doAccept() {
   acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
-    if (!accepting) return;
+    // A connection accepted as the server began stopping is still served (its request may be
+    // on its way already); doRead gives it the grace of an idle one.
     if (!ec) {
       if (connections >= options.max_connections) {
         beast::error_code ignored;
@@ -344,7 +377,7 @@ void HttpServer::Impl::doAccept() {
         std::make_shared<Session>(std::move(socket), *this)->start();
       }
     }
-    doAccept();
+    if (accepting) doAccept();
   });
 }
 
@@ -392,7 +425,20 @@ void HttpServer::stop(std::chrono::milliseconds drain) {
     s.acceptor.close(ignored);
   });
   auto deadline = std::chrono::steady_clock::now() + drain;
-  while (s.in_flight > 0 && std::chrono::steady_clock::now() < deadline) {
+  // Taken out of the lock: the last reference to a session may be one of these, and its
+  // destructor takes the lock.
+  std::vector<std::shared_ptr<Session>> open;
+  {
+    std::lock_guard lock(s.sessions_mutex);
+    for (const auto& [key, weak] : s.sessions) {
+      if (auto session = weak.lock()) open.push_back(std::move(session));
+    }
+  }
+  for (auto& session : open) {
+    asio::post(session->executor(), [session] { session->closeWhenIdle(); });
+  }
+  open.clear();
+  while (s.trackedSessions() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   s.io.stop();

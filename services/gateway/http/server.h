@@ -26,6 +26,10 @@ struct HttpServerOptions {
   std::chrono::milliseconds read_timeout{30000};
   std::chrono::milliseconds write_timeout{30000};
   std::size_t max_connections = 20000;
+  // While stopping, how long a connection with no request in progress stays open for one that
+  // may already be on its way (answered, with Connection: close). Closing it at once would
+  // reset such a request, and a proxy cannot resend a POST it has sent.
+  std::chrono::milliseconds idle_close_grace{1000};
   // The body limit of an upload route (method, target), or 0 for a route of JSON bodies:
   // uploads take larger bodies than JSON does, and are read with a deadline that follows what
   // arrives (at least 8 KiB/s after the read timeout) under `large_body_budget`.
@@ -50,7 +54,9 @@ class HttpServer {
   // Binds and starts the I/O threads; throws when the port cannot be bound.
   void start();
   int port() const;
-  // Stops accepting, waits up to `drain` for requests in flight, then stops.
+  // Stops accepting and lets every connection finish: one with a request in progress (or one
+  // that arrives within idle_close_grace) is answered with Connection: close, an idle one is
+  // closed after idle_close_grace. Stops all I/O when they are done or `drain` has passed.
   void stop(std::chrono::milliseconds drain);
   std::size_t openConnections() const;
   // Runs `task` on one of the I/O threads.
