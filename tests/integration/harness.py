@@ -1,6 +1,7 @@
 """Integration-test harness: a private stack's settings, an HTTP client, workspaces made with
 feedbackctl, database and Redis probes, and a small runner that ends with
 'N passed, M failed'."""
+import concurrent.futures
 import http.client
 import json as jsonlib
 import os
@@ -18,6 +19,8 @@ import uuid
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STACK_DIR = os.environ.get("STACK_DIR", os.path.join(ROOT, ".run"))
 TESTS = []
+# Tests that mostly wait (a minute of paced calls): run() runs them in threads beside the others.
+BESIDE = []
 
 
 def load_stack_env():
@@ -40,6 +43,13 @@ GATEWAYS = ENV.get("GATEWAY_ADDRS", ENV["GATEWAY_ADDR"]).split(",")
 
 def test(fn):
     TESTS.append(fn)
+    return fn
+
+
+def test_beside(fn):
+    """A test that spends its time waiting, and needs a whole stack while it does: it starts with
+    the run, in a thread, and ends before the first module that stops part of the stack."""
+    BESIDE.append(fn)
     return fn
 
 
@@ -332,28 +342,50 @@ def wait_until(predicate, timeout=20, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def run(modules, only=None):
-    passed = failed = 0
-    durations = []
+def _outcome(fn):
+    """(name, seconds, None or the failure's line) of running fn."""
+    name = f"{fn.__module__}/{fn.__name__}"
+    started = time.monotonic()
+    try:
+        fn()
+        return name, time.monotonic() - started, None
+    except Exception as e:  # noqa: BLE001 - every failure is reported with its place
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        return name, time.monotonic() - started, f"{type(e).__name__}: {e} ({os.path.basename(tb.filename)}:{tb.lineno})"
+
+
+def run(modules, only=None, beside_until=None):
+    """Runs the tests of `modules` in order; the BESIDE ones run in threads from the start until
+    the first test of module `beside_until` or of a module after it (or the end)."""
     for module in modules:
         __import__(module)
+    selected = [fn for fn in TESTS + BESIDE if not only or only in f"{fn.__module__}/{fn.__name__}"]
+    outcomes = []
+
+    def report(outcome):
+        name, _, failure = outcome
+        print(f"FAIL {name}: {failure}" if failure else f"PASS {name}", flush=True)
+        outcomes.append(outcome)
+
+    pool = concurrent.futures.ThreadPoolExecutor(max(1, len(BESIDE)))
+    beside = [pool.submit(_outcome, fn) for fn in BESIDE if fn in selected]
+
+    def join_beside():
+        for future in beside:
+            report(future.result())
+        beside.clear()
+
     for fn in TESTS:
-        name = f"{fn.__module__}/{fn.__name__}"
-        if only and only not in name:
+        if fn not in selected:
             continue
-        started = time.monotonic()
-        try:
-            fn()
-            passed += 1
-            print(f"PASS {name}", flush=True)
-        except Exception as e:  # noqa: BLE001 - every failure is reported with its place
-            failed += 1
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            print(f"FAIL {name}: {type(e).__name__}: {e} ({os.path.basename(tb.filename)}:{tb.lineno})",
-                  flush=True)
-        durations.append((time.monotonic() - started, name))
+        if beside_until and modules.index(fn.__module__) >= modules.index(beside_until):
+            join_beside()
+        report(_outcome(fn))
+    join_beside()
+    pool.shutdown()
     # Where the suite's time goes: the slowest tests.
-    for seconds, name in sorted(durations, reverse=True)[:8]:
+    for name, seconds, _ in sorted(outcomes, key=lambda o: o[1], reverse=True)[:8]:
         print(f"  slow: {seconds:5.1f} s  {name}")
-    print(f"integration: {passed} passed, {failed} failed")
+    failed = sum(1 for o in outcomes if o[2])
+    print(f"integration: {len(outcomes) - failed} passed, {failed} failed")
     return 1 if failed else 0

@@ -8,7 +8,7 @@ import threading
 import time
 
 from harness import (ENV, GATEWAYS, ROOT, Workspace, expect, feedbackctl, intake, metrics, redis,
-                     request, stack, test, wait_until)
+                     request, stack, test, test_beside, wait_until)
 from test_link_cache import SecondGateway, _in_flight_then_revoked
 
 
@@ -24,7 +24,7 @@ def _int(r, name):
     return int(v)
 
 
-@test
+@test_beside
 def a_free_key_hammered_through_two_replicas_never_exceeds_its_limit_in_any_minute():
     assert len(GATEWAYS) >= 2, f"the test stack runs two gateway replicas, got {GATEWAYS}"
     ws = Workspace(plan="free", rate_limit=None)
