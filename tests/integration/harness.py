@@ -48,7 +48,8 @@ def test(fn):
 
 def test_beside(fn):
     """A test that spends its time waiting, and needs a whole stack while it does: it starts with
-    the run, in a thread, and ends before the first module that stops part of the stack."""
+    the run, in a thread, and ends before the first module that stops or stalls part of the
+    stack."""
     BESIDE.append(fn)
     return fn
 
