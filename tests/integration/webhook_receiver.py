@@ -101,7 +101,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         d = Delivery(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
         status, headers = ep.record(d)
         if ep.hang:
-            self.server.owner.hung.append(self.connection)
+            if not self.server.owner.hold(self.connection):
+                self.close_connection = True
+                return
             time.sleep(3600)
             return
         if ep.delay:
@@ -132,6 +134,8 @@ class Receiver:
         self.host = host
         self.endpoints = {}
         self.hung = []
+        self.hung_lock = threading.Lock()
+        self.stopping = False
         self.connections = 0
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(files["cert"], files["key"])
@@ -147,9 +151,19 @@ class Receiver:
         self.endpoints[ep.id] = ep
         return ep
 
+    def hold(self, connection):
+        """Keeps a delivery's connection unanswered until release_hung(); False once the receiver
+        is stopping: a request still being read then would otherwise hang its sender until its
+        timeout."""
+        with self.hung_lock:
+            if not self.stopping:
+                self.hung.append(connection)
+            return not self.stopping
+
     def release_hung(self):
         """Closes the connections of deliveries an endpoint never answered."""
-        hung, self.hung = self.hung, []
+        with self.hung_lock:
+            hung, self.hung = self.hung, []
         for c in hung:
             try:
                 c.shutdown(socket.SHUT_RDWR)
@@ -157,6 +171,8 @@ class Receiver:
                 pass
 
     def stop(self):
+        with self.hung_lock:
+            self.stopping = True
         self.server.shutdown()
         self.release_hung()
         self.server.server_close()
