@@ -124,11 +124,11 @@ class Session : public std::enable_shared_from_this<Session> {
     // any route takes, until the route is known (onHeader).
     parser_->body_limit(std::max(server_.options.body_limit, server_.options.largest_body_limit));
     parser_->header_limit(static_cast<std::uint32_t>(server_.options.header_limit));
-    // A connection accepted as the server began stopping gets the grace an idle one gets.
-    stream_.expires_after(server_.accepting ? server_.options.read_timeout
-                                            : server_.options.idle_close_grace);
+    stream_.expires_after(server_.options.read_timeout);
     http::async_read_header(stream_, buffer_, *parser_,
                             beast::bind_front_handler(&Session::onHeader, shared_from_this()));
+    // A connection accepted as the server began stopping gets the grace an idle one gets.
+    if (!server_.accepting) closeWhenIdle();
   }
 
   // A body over the usual limit is read only for the few routes that take one (uploads), so
