@@ -16,6 +16,9 @@ namespace feedback::webhooks {
 namespace {
 
 constexpr auto kReconnectDelay = Millis(500);
+// How long a round fans out before it claims: while a backlog drains, the sends of events
+// already fanned out keep going.
+constexpr auto kFanOutSlice = Millis(100);
 constexpr auto kBusyNap = Millis(50);
 // Beyond its sends' time, what a claim's lease allows for its attempt to be recorded.
 constexpr auto kRecordMargin = Millis(5000);
@@ -35,6 +38,7 @@ Dispatcher::Dispatcher(DispatcherSettings settings, const SecretBox& secrets, Co
       secrets_(secrets),
       counters_(counters),
       schedule_(settings_.retry_scale),
+      fan_out_meter_(counters),
       work_(io_.get_executor()),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   client_ = std::make_unique<net::HttpClient>(io_.get_executor(), settings_.http);
@@ -111,11 +115,13 @@ void Dispatcher::claimLoop() {
       }
       if (listener->get_notifs() > 0) fan_out = true;
       PgDispatchStore store(*connection);
-      Millis sleep = round(store, fan_out);
+      Round done = round(store, fan_out);
       if (!healthy_) log::info("webhook_dispatcher_connected");
       healthy_ = true;
-      fan_out = listener->get_notifs() > 0;
-      if (!fan_out && sleep.count() > 0 && running_) fan_out = !wait(listener->sock(), sleep);
+      fan_out = listener->get_notifs() > 0 || done.more;
+      if (!fan_out && done.sleep.count() > 0 && running_) {
+        fan_out = !wait(listener->sock(), done.sleep);
+      }
     } catch (const std::exception& e) {
       listening.clear();
       listener.reset();
@@ -127,7 +133,30 @@ void Dispatcher::claimLoop() {
   }
 }
 
-Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
+template <typename F>
+auto Dispatcher::timed(const char* statement, F&& run) {
+  const auto started = std::chrono::steady_clock::now();
+  auto result = run();
+  counters_.observe(
+      "webhook_statement_duration_seconds", std::string("statement=\"") + statement + "\"",
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return result;
+}
+
+bool Dispatcher::fanOut(PgDispatchStore& store) {
+  const auto until = std::chrono::steady_clock::now() + kFanOutSlice;
+  const int batch = settings_.fan_out_batch;
+  while (running_) {
+    auto moved = timed("fan_out", [&] { return store.fanOut(batch); });
+    const bool whole = moved.rows == batch;
+    fan_out_meter_.add(moved, whole, outbox_lag_.load());
+    if (!whole) return true;
+    if (std::chrono::steady_clock::now() >= until) return false;
+  }
+  return false;
+}
+
+Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   counters_.increment("webhook_claim_rounds_total");
   // The backlog as this round finds it; once a second at most: at load, rounds come far more
   // often than a scrape.
@@ -135,10 +164,13 @@ Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
     outbox_lag_ = store.outboxLag();
     lag_read_at_ = now;
   }
-  while (fan_out && store.fanOut(settings_.fan_out_batch) == settings_.fan_out_batch && running_) {
-  }
+  Round done;
+  done.more = fan_out && !fanOut(store);
   int room = settings_.max_in_flight - in_flight_.total();
-  if (room <= 0) return settings_.poll_interval;  // a finished send wakes the loop
+  if (room <= 0) {  // a finished send wakes the loop
+    done.sleep = settings_.poll_interval;
+    return done;
+  }
   // Each webhook may have as many claimed sends waiting as under way: when one ends the next
   // starts at once, without a round (at load, a round's statements take longer than a send).
   // A waiting send starts within one timeout and ends within the next; the lease also covers
@@ -146,20 +178,24 @@ Millis Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   const Millis lease = settings_.http.timeout * 3 + kRecordMargin;
   const int per_webhook = 2 * settings_.per_webhook;
   auto busy = in_flight_.busy();
-  auto sends = store.claim(room, per_webhook, busy, lease);
+  auto sends = timed("claim", [&] { return store.claim(room, per_webhook, busy, lease); });
   const bool filled = static_cast<int>(sends.size()) == room;
   for (auto& s : sends) {
     in_flight_.add(s.webhook_uuid);
     boost::asio::post(io_, [this, s = std::move(s)]() mutable { admit(std::move(s)); });
   }
-  if (filled) return Millis(0);
+  if (filled || done.more) return done;
   // While sends are under way each one's end wakes the loop; a short nap bounds the wait of
   // a retry that comes due meanwhile (behind a hung receiver's sends, say) without asking
   // PostgreSQL when, which at full load would double the loop's statements.
-  if (!sends.empty()) return kBusyNap;
+  if (!sends.empty()) {
+    done.sleep = kBusyNap;
+    return done;
+  }
   auto next = store.nextDue(per_webhook, busy);
-  if (!next) return settings_.poll_interval;
-  return std::clamp(*next, Millis(1), settings_.poll_interval);
+  done.sleep =
+      next ? std::clamp(*next, Millis(1), settings_.poll_interval) : settings_.poll_interval;
+  return done;
 }
 
 void Dispatcher::admit(Send s) {

@@ -22,6 +22,7 @@
 #include "common/core/secret_box.h"
 #include "common/net/http_client.h"
 #include "services/webhooks/attempt_recorder.h"
+#include "services/webhooks/fan_out_meter.h"
 #include "services/webhooks/in_flight.h"
 #include "services/webhooks/retry_schedule.h"
 
@@ -55,9 +56,18 @@ class Dispatcher {
 
  private:
   void claimLoop();
+  struct Round {
+    Millis sleep{0};    // how long to sleep unless woken
+    bool more = false;  // the outbox still holds events to fan out: go on at once
+  };
   // One round: fan-out (when events may have come: a notification, or the fallback poll),
-  // then claims; returns how long to sleep unless woken.
-  Millis round(PgDispatchStore& store, bool fan_out);
+  // then claims.
+  Round round(PgDispatchStore& store, bool fan_out);
+  // Fans out until the outbox is caught up or a slice of time has passed; true when caught up.
+  bool fanOut(PgDispatchStore& store);
+  // Times one statement into webhook_statement_duration_seconds{statement}.
+  template <typename F>
+  auto timed(const char* statement, F&& run);
   // False when the time ran out with nothing to wake the loop.
   bool wait(int pg_socket, Millis timeout);
   void wake();
@@ -70,6 +80,7 @@ class Dispatcher {
   const SecretBox& secrets_;
   Counters& counters_;
   RetrySchedule schedule_;
+  FanOutMeter fan_out_meter_;
   // Sends claimed and not yet finished, per webhook: what claims leave room for.
   InFlight in_flight_;
   // Per webhook, on the I/O thread only: sends under way (at most per_webhook) and those

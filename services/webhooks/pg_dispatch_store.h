@@ -53,9 +53,14 @@ class PgDispatchStore {
   // Only what prune() needs, for the API's pool.
   static void preparePrune(pqxx::connection& connection);
 
-  // Moves up to `limit` outbox events into sends of the enabled webhooks that want them
-  // (dropping events nobody wants); returns how many events it took.
-  int fanOut(int limit);
+  // Moves up to `limit` outbox rows into sends of the enabled webhooks that want their events
+  // (dropping events nobody wants).
+  struct FannedOut {
+    int rows = 0;    // fewer than `limit`: the outbox held no more that could be taken
+    int events = 0;  // taken from those rows
+    int sends = 0;   // queued for them
+  };
+  FannedOut fanOut(int limit);
   // Age of the oldest event still in the outbox (not yet fanned out), in seconds; 0 when empty.
   double outboxLag();
   // Claims up to `limit` due sends, at most `per_webhook` per webhook counting those in

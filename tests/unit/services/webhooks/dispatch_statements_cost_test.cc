@@ -1,0 +1,256 @@
+// The dispatcher's statements read as many pages for a backlog of 100,000 as for one of 10,000:
+// what they cost depends on the rows they take, not on what the outbox, the queued sends and
+// the kept events hold. The queues' statistics are taken after a backlog drained (few rows,
+// pages on disk), as autovacuum takes them where the dispatcher keeps the queues empty, and
+// stay so while the backlog grows, as they do until autovacuum's next visit: the conditions
+// under which a fan-out statement once ran for minutes (pg_dispatch_store.cc says why the
+// statements have the shapes they have).
+//
+// Runs in a database of its own, created beside DATABASE_URL's and dropped afterwards, with
+// the links, responses and webhooks schemas from services/*/migrations. Needs a database, so it
+// is hidden from the unit run ("[.pg]") and run by the integration tests
+// (tests/integration/test_webhooks.py); without one it fails rather than pass.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <pqxx/pqxx>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/core/ids.h"
+#include "common/pg/migrations.h"
+#include "services/webhooks/pg_dispatch_store.h"
+
+using namespace feedback;
+using namespace feedback::webhooks;
+
+namespace {
+
+// A database of its own on DATABASE_URL's server, with the schemas the dispatcher reads.
+class ScratchDatabase {
+ public:
+  ScratchDatabase() {
+    const char* url = std::getenv("DATABASE_URL");
+    REQUIRE(url != nullptr);
+    admin_url_ = url;
+    name_ = "dispatch_cost_" + newUuid().substr(0, 8);
+    const auto slash = admin_url_.rfind('/');
+    REQUIRE(slash != std::string::npos);
+    url_ = admin_url_.substr(0, slash + 1) + name_;
+    exec(admin_url_, "CREATE DATABASE " + name_);
+    for (const char* schema : {"links", "responses", "webhooks"}) migrate(schema);
+  }
+  ~ScratchDatabase() {
+    try {
+      exec(admin_url_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+    } catch (const std::exception&) {
+      // A database left behind is harmless: its name is the test's own.
+    }
+  }
+  ScratchDatabase(const ScratchDatabase&) = delete;
+  ScratchDatabase& operator=(const ScratchDatabase&) = delete;
+  const std::string& url() const { return url_; }
+
+ private:
+  static void exec(const std::string& url, const std::string& statement) {
+    pqxx::connection c(url);
+    pqxx::nontransaction tx(c);
+    tx.exec(statement);
+  }
+
+  void migrate(const std::string& schema) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::string(SOURCE_DIR) + "/services/" + schema + "/migrations")) {
+      files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> names, sqls;
+    for (const auto& file : files) {
+      std::ifstream in(file);
+      std::stringstream sql;
+      sql << in.rdbuf();
+      names.push_back(file.filename().string());
+      sqls.push_back(sql.str());
+    }
+    std::vector<Migration> migrations;  // views of the strings above, which stay put now
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      migrations.push_back({std::stoi(names[i]), names[i], sqls[i]});
+    }
+    applyMigrations(url_, schema, migrations);
+  }
+
+  std::string admin_url_, url_, name_;
+};
+
+void exec(pqxx::connection& c, const std::string& statement) {
+  pqxx::nontransaction tx(c);
+  tx.exec(statement);
+}
+
+// Pages a statement read or found in the buffer cache, from EXPLAIN (ANALYZE, BUFFERS) of its
+// execution, which is rolled back: the sum over its plan's nodes. A node counts its children's
+// pages too, so a page counts once per level above it; but data-modifying CTEs that nothing
+// reads run after the top node and count only in their own, so no single node has the total.
+// A measure to compare, not a count. The second of two runs: the first after a drain marks the
+// dead index entries it passes, as the dispatcher's first statement after a drain does.
+long pagesRead(pqxx::connection& c, const std::string& execute) {
+  long pages = 0;
+  for (int run = 0; run < 2; ++run) {
+    pqxx::work tx(c);
+    auto plan = tx.exec1("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + execute)[0].as<std::string>();
+    plan = plan.substr(0, plan.find("\"Planning\":"));  // the plan's nodes, not its planning
+    pages = 0;
+    for (const std::string name : {"\"Shared Hit Blocks\": ", "\"Shared Read Blocks\": "}) {
+      for (auto at = plan.find(name); at != std::string::npos; at = plan.find(name, at + 1)) {
+        pages += std::stol(plan.substr(at + name.size()));
+      }
+    }
+  }
+  return pages;
+}
+
+std::string literalArray(const std::vector<std::string>& values, const std::string& type) {
+  std::string out = "ARRAY[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += (i ? "," : "") + (values[i] == "NULL" ? values[i] : "'" + values[i] + "'");
+  }
+  return out + "]::" + type + "[]";
+}
+
+// A record of `sends` as the dispatcher makes it: every other one succeeded, the rest retried.
+std::string recordOf(const std::vector<Send>& sends) {
+  std::vector<std::string> ids, uuids, hooks, events, attempts, no, succeeded, status, duration,
+      errors, bodies, retry;
+  for (std::size_t i = 0; i < sends.size(); ++i) {
+    const bool ok = i % 2 == 0;
+    ids.push_back(std::to_string(sends[i].pending_id));
+    uuids.push_back(newUuid());
+    hooks.push_back(sends[i].webhook_uuid);
+    events.push_back(sends[i].event_id);
+    attempts.push_back(std::to_string(sends[i].attempt));
+    no.push_back("f");
+    succeeded.push_back(ok ? "t" : "f");
+    status.push_back(ok ? "200" : "500");
+    duration.push_back("3");
+    errors.push_back("NULL");
+    bodies.push_back("");
+    retry.push_back(ok ? "NULL" : "5000");
+  }
+  return "EXECUTE webhooks_record(" + literalArray(ids, "bigint") + "," +
+         literalArray(uuids, "uuid") + "," + literalArray(hooks, "uuid") + "," +
+         literalArray(events, "uuid") + "," + literalArray(attempts, "bigint") + "," +
+         literalArray(no, "text") + "," + literalArray(succeeded, "text") + "," +
+         literalArray(status, "bigint") + "," + literalArray(duration, "bigint") + "," +
+         literalArray(errors, "text") + "," + literalArray(bodies, "text") + "," +
+         literalArray(retry, "bigint") + "," + literalArray(no, "text") + ")";
+}
+
+// The queues of a workspace with a webhook that wants response.submitted.
+struct Queues {
+  std::string workspace = newUuid(), link = newUuid(), webhook = newUuid();
+  std::string quiet_workspace = newUuid();  // no webhook: its events are dropped
+
+  void createWebhook(pqxx::connection& c) const {
+    exec(c,
+         "INSERT INTO webhooks.webhooks (uuid, workspace_uuid, url, events, enabled,"
+         " secret_sealed) VALUES ('" +
+             webhook + "', '" + workspace +
+             "', 'https://example.com/', '{response.submitted}', true, 'x')");
+  }
+  // `count` outbox events, a started and a submitted per response, half of them in the
+  // workspace with the webhook.
+  void addOutbox(pqxx::connection& c, int count) const {
+    exec(c,
+         "INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid, response_uuid,"
+         " payload) SELECT gen_random_uuid(), CASE WHEN g % 2 = 0 THEN 'response.started' ELSE"
+         " 'response.submitted' END, CASE WHEN g % 4 < 2 THEN '" +
+             workspace + "'::uuid ELSE '" + quiet_workspace + "'::uuid END, '" + link +
+             "', gen_random_uuid(), repeat(md5(g::text), 24) FROM generate_series(1, " +
+             std::to_string(count) + ") g");
+  }
+  // `count` due sends to the webhook, each of an event kept for it.
+  void addSends(pqxx::connection& c, int count) const {
+    exec(c,
+         "WITH e AS (INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid,"
+         " payload) SELECT gen_random_uuid(), 'response.submitted', '" +
+             workspace + "', '" + link + "', repeat(md5(g::text), 24) FROM generate_series(1, " +
+             std::to_string(count) +
+             ") g RETURNING event_id)"
+             " INSERT INTO webhooks.pending (webhook_uuid, event_id, due_at) SELECT '" +
+             webhook + "', event_id, now() - interval '1 minute' FROM e");
+  }
+};
+
+struct Pages {
+  long fan_out, claim, next_due, record, lag;
+};
+
+Pages measure(pqxx::connection& c) {
+  Pages p{};
+  p.fan_out = pagesRead(c, "EXECUTE webhooks_fan_out(500)");
+  p.claim = pagesRead(c, "EXECUTE webhooks_claim('{}'::uuid[], '{}'::bigint[], 32, 256, 60000)");
+  p.next_due = pagesRead(c, "EXECUTE webhooks_next_due('{}'::uuid[], '{}'::bigint[], 32)");
+  p.lag = pagesRead(c, "EXECUTE webhooks_outbox_lag");
+  // The record of sends leased for real (a record finds them by id and lease).
+  PgDispatchStore store(c);
+  auto claimed = store.claim(256, 32, {}, Millis(60000));
+  REQUIRE(claimed.size() == 32);
+  p.record = pagesRead(c, recordOf(claimed));
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("dispatch statements: pages read do not grow with the backlog", "[.pg]") {
+  ScratchDatabase db;
+  pqxx::connection c(db.url());
+  PgDispatchStore::prepareDispatcher(c);
+  // libpqxx prepares a statement at its first use; EXPLAIN EXECUTE needs it now.
+  for (const char* name : {"webhooks_fan_out", "webhooks_claim", "webhooks_next_due",
+                           "webhooks_record", "webhooks_outbox_lag"}) {
+    c.prepare_now(name);
+  }
+  // A statement that melts down fails the test rather than hang it.
+  exec(c, "SET statement_timeout = '20s'");
+  Queues queues;
+  queues.createWebhook(c);
+
+  // A backlog that came and was drained, the tables analysed after: few rows in their
+  // statistics, pages on disk. Autovacuum stays away, as it does for a while in production.
+  for (const char* table : {"responses.outbox", "webhooks.pending", "webhooks.events"}) {
+    exec(c, std::string("ALTER TABLE ") + table + " SET (autovacuum_enabled = false)");
+  }
+  queues.addOutbox(c, 2000);
+  queues.addSends(c, 2000);
+  exec(c, "DELETE FROM responses.outbox");
+  exec(c, "DELETE FROM webhooks.pending");
+  exec(c, "DELETE FROM webhooks.events");
+  exec(c, "ANALYZE responses.outbox, webhooks.pending, webhooks.events");
+
+  queues.addOutbox(c, 10000);
+  queues.addSends(c, 10000);
+  const Pages small = measure(c);
+  queues.addOutbox(c, 90000);
+  queues.addSends(c, 90000);
+  const Pages large = measure(c);
+
+  INFO("pages read with a backlog of 10,000 and of 100,000: fan-out "
+       << small.fan_out << " / " << large.fan_out << ", claim " << small.claim << " / "
+       << large.claim << ", next due " << small.next_due << " / " << large.next_due << ", record "
+       << small.record << " / " << large.record << ", lag " << small.lag << " / " << large.lag);
+  // Ten times the backlog; a statement that reads the whole of it reads ten times the pages.
+  // The margin covers an index a level deeper and the pages of rows that came meanwhile.
+  auto same = [](long few, long many) { return many <= few * 3 / 2 + 20; };
+  CHECK(same(small.fan_out, large.fan_out));
+  CHECK(same(small.claim, large.claim));
+  CHECK(same(small.next_due, large.next_due));
+  CHECK(same(small.record, large.record));
+  CHECK(same(small.lag, large.lag));
+  // Enough work measured for the comparison to mean something.
+  CHECK(small.fan_out > 500);
+  CHECK(small.claim > 32);
+}
