@@ -32,4 +32,11 @@ OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm
   return event;
 }
 
+OutboxEvent makeCompletedEvents(int64_t at_micros, const IntakeForm& form,
+                                std::string_view record) {
+  OutboxEvent event = makeEvent(kResponseStarted, at_micros, form, record);
+  event.submitted_event_id = newUuid();
+  return event;
+}
+
 }  // namespace feedback::responses

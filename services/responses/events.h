@@ -4,17 +4,26 @@
 
 #include <string_view>
 
+#include "common/webhooks/webhook_rules.h"
 #include "services/responses/intake_form.h"
 #include "services/responses/responses_store.h"
 
 namespace feedback::responses {
 
-inline constexpr std::string_view kResponseStarted = "response.started";
-inline constexpr std::string_view kResponseSubmitted = "response.submitted";
+using webhooks::kResponseStarted;
+using webhooks::kResponseSubmitted;
 
 // {"type", "timestamp", "data": {"workspace_uuid", "link": {uuid, name, slug}, "response"}}
 // with a fresh event id; `record` is the response as common/api/response_json.h renders it.
+// The type comes first: a one-shot row's second payload is made by swapping it
+// (kStartedPayloadPrefix, webhook_rules.h).
 OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm& form,
                       std::string_view record);
+
+// Both events of a response completed in one call, as one outbox row: response.started's,
+// standing also for response.submitted (its own id; its payload the same but for the type).
+// Half the rows to write and to fan out as two events would take.
+OutboxEvent makeCompletedEvents(int64_t at_micros, const IntakeForm& form,
+                                std::string_view record);
 
 }  // namespace feedback::responses

@@ -38,10 +38,10 @@ constexpr const char* kInsertResponsesSql =
     "    respondent_email, answers, search_text, " FROM_MICROS("started") ", " FROM_MICROS(
         "submitted") ", " FROM_MICROS("COALESCE(submitted, started)") " FROM given),"
     " events AS ("
-    "  INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid, response_uuid,"
-    "    payload)"
+    "  INSERT INTO responses.outbox_events (event_id, type, workspace_uuid, link_uuid,"
+    "    response_uuid, payload, submitted_event_id)"
     "  SELECT * FROM unnest($12::uuid[], $13::text[], $14::uuid[], $15::uuid[], $16::uuid[],"
-    "    $17::text[])),"
+    "    $17::text[], $26::uuid[])),"
     " facts AS ("
     "  INSERT INTO responses.response_facts (response_uuid, workspace_uuid, link_uuid,"
     "    submitted_at, facts)"
@@ -79,7 +79,7 @@ constexpr const char* kSaveResponseSql =
         "$5") ", started_at)"
               "  WHERE uuid = $1 RETURNING workspace_uuid, link_uuid),"
               " events AS ("
-              "  INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid,"
+              "  INSERT INTO responses.outbox_events (event_id, type, workspace_uuid, link_uuid,"
               "    response_uuid, payload)"
               "  SELECT $6::uuid, $7, saved.workspace_uuid, saved.link_uuid, $1, $8 FROM saved"
               "  WHERE $6 IS NOT NULL),"
@@ -230,20 +230,17 @@ void PgResponsesStore::prepareSearchIndexMerge(pqxx::connection& c) {
   c.prepare(kMergeSearchIndex, kMergeSearchIndexSql);
 }
 
-// Each column of kInsertResponses, rows in the order given; events in their responses' order
-// (the outbox's ids keep it: started before submitted).
+// Each column of kInsertResponses, rows in the order given; events in their responses' order,
+// one outbox row each (a one-shot row stands for both its events, started before submitted).
 void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& responses) {
   using E = PgArray::Element;
   PgArray uuid(E::kUuid), workspace(E::kUuid), link(E::kUuid), session(E::kText),
       token_hash(E::kText), status(E::kText), email(E::kText), answers(E::kText), search(E::kText),
       started(E::kBigint), submitted(E::kBigint), facts(E::kText);
   PgArray event_id(E::kUuid), event_type(E::kText), event_workspace(E::kUuid), event_link(E::kUuid),
-      event_response(E::kUuid), payload(E::kText);
+      event_response(E::kUuid), payload(E::kText), submitted_event_id(E::kUuid);
   InsightJobArrays jobs;
   for (const auto* r : responses) {
-    if (r->events.empty() || r->events.size() > 2) {
-      throw ApiError(ErrorCode::kInternalError, "A new response has one or two events.");
-    }
     const auto& stored = r->stored;
     const auto& response = stored.response;
     uuid.add(response.uuid());
@@ -271,13 +268,17 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
       jobs.response.add(response.uuid());
       jobs.add(job);
     }
-    for (const auto& event : r->events) {
-      event_id.add(event.event_id);
-      event_type.add(event.type);
-      event_workspace.add(stored.workspace_uuid);
-      event_link.add(response.link_uuid());
-      event_response.add(response.uuid());
-      payload.add(event.payload);
+    const auto& event = r->event;
+    event_id.add(event.event_id);
+    event_type.add(event.type);
+    event_workspace.add(stored.workspace_uuid);
+    event_link.add(response.link_uuid());
+    event_response.add(response.uuid());
+    payload.add(event.payload);
+    if (event.submitted_event_id.empty()) {
+      submitted_event_id.addNull();
+    } else {
+      submitted_event_id.add(event.submitted_event_id);
     }
   }
   pqxx::nontransaction tx(connection_);
@@ -287,7 +288,8 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
                    event_type.param(), event_workspace.param(), event_link.param(),
                    event_response.param(), payload.param(), countShard(), facts.param(),
                    jobs.workspace.param(), jobs.response.param(), jobs.answer.param(),
-                   jobs.question.param(), jobs.custom_fields.param(), jobs.text.param());
+                   jobs.question.param(), jobs.custom_fields.param(), jobs.text.param(),
+                   submitted_event_id.param());
 }
 
 bool PgResponsesStore::updateResponse(

@@ -177,7 +177,7 @@ Accepted<v1::StartResponseResponse> ResponsesService::startResponse(
   response.set_session_id(r.session_id());
   response.set_token(token);
   auto event = makeEvent(kResponseStarted, r.started_at_micros(), form, api::renderResponse(r));
-  return {NewResponse{std::move(stored), {std::move(event)}}, std::move(response)};
+  return {NewResponse{std::move(stored), std::move(event)}, std::move(response)};
 }
 
 std::string ResponsesService::recordWithMedia(const v1::Response& response,
@@ -366,8 +366,7 @@ Accepted<std::string> ResponsesService::createCompletedResponse(
 
   // Both events describe the completed response, as it was stored.
   std::string record = api::renderResponse(r);
-  std::vector<OutboxEvent> events{makeEvent(kResponseStarted, now, form, record),
-                                  makeEvent(kResponseSubmitted, now, form, record)};
+  auto events = makeCompletedEvents(now, form, record);
   return {NewResponse{std::move(stored), std::move(events)}, std::move(record)};
 }
 

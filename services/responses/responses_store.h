@@ -46,6 +46,9 @@ struct OutboxEvent {
   std::string event_id;  // webhook-id: the same on every delivery attempt
   std::string type;      // response.started, response.submitted
   std::string payload;   // the JSON body
+  // Set for a response completed in one call (makeCompletedEvents, events.h): the row also
+  // stands for its response.submitted event, with this id.
+  std::string submitted_event_id;
 };
 
 enum class StatusFilter { kCompleted, kInProgress, kAll };
@@ -60,11 +63,11 @@ struct ResponseFilter {
   std::optional<int64_t> until_micros;
 };
 
-// A response to store, with its events: one started event for a response in progress,
-// started and submitted for a completed one.
+// A response to store, with its event: response.started for a response in progress, both
+// events in one row for one completed in one call.
 struct NewResponse {
   StoredResponse stored;
-  std::vector<OutboxEvent> events;
+  OutboxEvent event;
 };
 
 class ResponsesStore {

@@ -5,6 +5,7 @@
 #include <pqxx/pqxx>
 
 #include "common/pg/pg_array.h"
+#include "common/webhooks/webhook_rules.h"
 
 namespace feedback::webhooks {
 namespace {
@@ -33,32 +34,46 @@ namespace {
 // until it has: fanned out now, it would miss that webhook. The change commits with the link,
 // before any response to it can, so a snapshot that sees the event sees the change or, once it
 // is gone, the webhook it became.
+// A one-shot row (submitted_event_id set) is both of its response's events, in that order;
+// the second's payload is the first's with its type swapped ($3 for $4, webhook_rules.h): a
+// payload that does not begin as promised gives NULL, which webhooks.events refuses, so such a
+// row stays in the outbox, loudly, rather than go out wrong.
 // Outbox ids grow with time: the first one is the oldest event, found on the primary key.
 constexpr const char* kOutboxLag = "webhooks_outbox_lag";
 constexpr const char* kOutboxLagSql =
     "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
-    "  SELECT created_at FROM responses.outbox ORDER BY id LIMIT 1)), 0)::float8";
+    "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
 constexpr const char* kFanOut = "webhooks_fan_out";
 constexpr const char* kFanOutSql =
     "WITH taken AS ("
-    "  DELETE FROM responses.outbox WHERE id = ANY (ARRAY ("
-    "    SELECT o.id FROM responses.outbox o WHERE NOT EXISTS ("
+    "  DELETE FROM responses.outbox_events WHERE id = ANY (ARRAY ("
+    "    SELECT o.id FROM responses.outbox_events o WHERE NOT EXISTS ("
     "      SELECT 1 FROM links.webhook_changes c WHERE c.link_uuid = o.link_uuid)"
     "    ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED))"
-    "  RETURNING id, event_id, type, workspace_uuid, link_uuid, payload, created_at),"
+    "  RETURNING id, event_id, type, submitted_event_id, workspace_uuid, link_uuid, payload,"
+    "    created_at),"
+    " events AS ("
+    "  SELECT id, 0 AS nth, event_id, type, workspace_uuid, link_uuid, payload, created_at"
+    "  FROM taken"
+    "  UNION ALL"
+    "  SELECT id, 1, submitted_event_id, $2, workspace_uuid, link_uuid,"
+    "    CASE WHEN starts_with(payload, $3) THEN $4 || substr(payload, length($3) + 1) END,"
+    "    created_at"
+    "  FROM taken WHERE submitted_event_id IS NOT NULL),"
     " targets AS ("
-    "  SELECT t.id, t.event_id, w.uuid AS webhook_uuid FROM taken t JOIN webhooks.webhooks w"
-    "  ON w.workspace_uuid = t.workspace_uuid AND w.enabled AND t.type = ANY (w.events)"
-    "    AND (w.link_uuid IS NULL OR w.link_uuid = t.link_uuid)),"
+    "  SELECT e.id, e.nth, e.event_id, w.uuid AS webhook_uuid FROM events e"
+    "  JOIN webhooks.webhooks w ON w.workspace_uuid = e.workspace_uuid AND w.enabled"
+    "    AND e.type = ANY (w.events) AND (w.link_uuid IS NULL OR w.link_uuid = e.link_uuid)),"
     " kept AS ("
     "  INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid, payload,"
     "    created_at)"
-    "  SELECT event_id, type, workspace_uuid, link_uuid, payload, created_at FROM taken"
+    "  SELECT event_id, type, workspace_uuid, link_uuid, payload, created_at FROM events"
     "  WHERE event_id IN (SELECT event_id FROM targets) ON CONFLICT (event_id) DO NOTHING),"
     " queued AS ("
     "  INSERT INTO webhooks.pending (webhook_uuid, event_id)"
-    "  SELECT webhook_uuid, event_id FROM targets ORDER BY id RETURNING 1)"
-    " SELECT (SELECT count(*) FROM taken), (SELECT count(*) FROM queued)";
+    "  SELECT webhook_uuid, event_id FROM targets ORDER BY id, nth RETURNING 1)"
+    " SELECT (SELECT count(*) FROM taken), (SELECT count(*) FROM events),"
+    "   (SELECT count(*) FROM queued)";
 
 // `hooks`: the webhooks that have sends queued, one index probe each (a skip scan of
 // pending_by_webhook_due; the last row is NULL).
@@ -231,10 +246,11 @@ void PgDispatchStore::preparePrune(pqxx::connection& c) {
 
 PgDispatchStore::FannedOut PgDispatchStore::fanOut(int limit) {
   pqxx::work tx(connection_);
-  auto row = tx.exec_prepared1(kFanOut, limit);
+  auto row = tx.exec_prepared1(kFanOut, limit, std::string(kResponseSubmitted),
+                               std::string(kStartedPayloadPrefix),
+                               std::string(kSubmittedPayloadPrefix));
   tx.commit();
-  const int rows = row[0].as<int>();
-  return {rows, rows, row[1].as<int>()};
+  return {row[0].as<int>(), row[1].as<int>(), row[2].as<int>()};
 }
 
 double PgDispatchStore::outboxLag() {

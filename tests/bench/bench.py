@@ -178,7 +178,7 @@ def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, st
 
 def outbox_rows(env):
     out = subprocess.run(["psql", env["DATABASE_URL"], "-XtAc",
-                          "SELECT count(*) FROM responses.outbox"],
+                          "SELECT count(*) FROM responses.outbox_events"],
                          capture_output=True, text=True, check=True)
     return int(out.stdout.strip())
 

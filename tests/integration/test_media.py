@@ -85,7 +85,7 @@ def file_upload_round_trip_and_chunks():
     rec = expect(ws.submit("files", st), 200)
     assert _answer(rec, "doc")["value"]["size_bytes"] == len(body), rec
     # The submitted event carries a signed address of its own.
-    payload = json.loads(sql(f"SELECT payload FROM responses.outbox WHERE response_uuid = '{st['uuid']}' "
+    payload = json.loads(sql(f"SELECT payload FROM responses.outbox_events WHERE response_uuid = '{st['uuid']}' "
                              "AND type = 'response.submitted'")[0][0])
     sent = next(a for a in payload["data"]["response"]["answers"] if a["field_key"] == "doc")["value"]["url"]
     assert f"/media/{blob}?expires=" in sent and "signature=" in sent, sent

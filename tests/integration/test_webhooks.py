@@ -64,6 +64,10 @@ def a_submission_is_delivered_signed_with_rating_details():
         by_type = {d.json["type"]: d for d in got}
         assert set(by_type) == {"response.started", "response.submitted"}
         assert got[0].headers["webhook-id"] != got[1].headers["webhook-id"]
+        # One outbox row carried both: their bodies differ in their type alone.
+        started, submitted = (dict(by_type[t].json, type=None) for t in ("response.started", "response.submitted"))
+        assert started == submitted, (started, submitted)
+        assert by_type["response.started"].body.startswith(b'{"type":"response.started",')
         answers = {a["field_key"]: a for a in by_type["response.submitted"].json["data"]["response"]["answers"]}
         assert answers["score"]["rating_details"] == {"value": 9, "max_value": 10,
                                                       "scale_type": "nps"}

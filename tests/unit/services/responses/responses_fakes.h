@@ -40,7 +40,7 @@ class FakeStore final : public responses::ResponsesStore {
     for (const auto* n : batch) {
       const auto& r = n->stored;
       rows[r.response.uuid()] = r;
-      outbox.insert(outbox.end(), n->events.begin(), n->events.end());
+      outbox.push_back(n->event);
       if (r.response.status() == "completed") ++completed[r.response.link_uuid()];
     }
   }

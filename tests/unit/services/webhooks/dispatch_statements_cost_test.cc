@@ -22,6 +22,7 @@
 
 #include "common/core/ids.h"
 #include "common/pg/migrations.h"
+#include "common/webhooks/webhook_rules.h"
 #include "services/webhooks/pg_dispatch_store.h"
 
 using namespace feedback;
@@ -161,15 +162,16 @@ struct Queues {
              webhook + "', '" + workspace +
              "', 'https://example.com/', '{response.submitted}', true, 'x')");
   }
-  // `count` outbox events, a started and a submitted per response, half of them in the
-  // workspace with the webhook.
+  // `count` outbox rows, half of them in the workspace with the webhook: responses started,
+  // and responses completed in one call (a row for both events).
   void addOutbox(pqxx::connection& c, int count) const {
     exec(c,
-         "INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid, response_uuid,"
-         " payload) SELECT gen_random_uuid(), CASE WHEN g % 2 = 0 THEN 'response.started' ELSE"
-         " 'response.submitted' END, CASE WHEN g % 4 < 2 THEN '" +
+         "INSERT INTO responses.outbox_events (event_id, type, submitted_event_id, workspace_uuid,"
+         " link_uuid, response_uuid, payload) SELECT gen_random_uuid(), 'response.started',"
+         " CASE WHEN g % 2 = 0 THEN gen_random_uuid() END, CASE WHEN g % 4 < 2 THEN '" +
              workspace + "'::uuid ELSE '" + quiet_workspace + "'::uuid END, '" + link +
-             "', gen_random_uuid(), repeat(md5(g::text), 24) FROM generate_series(1, " +
+             "', gen_random_uuid(), '{\"type\":\"response.started\",' ||"
+             " repeat(md5(g::text), 24) || '}' FROM generate_series(1, " +
              std::to_string(count) + ") g");
   }
   // `count` due sends to the webhook, each of an event kept for it.
@@ -191,7 +193,9 @@ struct Pages {
 
 Pages measure(pqxx::connection& c) {
   Pages p{};
-  p.fan_out = pagesRead(c, "EXECUTE webhooks_fan_out(500)");
+  p.fan_out = pagesRead(c, "EXECUTE webhooks_fan_out(500, '" + std::string(kResponseSubmitted) +
+                               "', '" + std::string(kStartedPayloadPrefix) + "', '" +
+                               std::string(kSubmittedPayloadPrefix) + "')");
   p.claim = pagesRead(c, "EXECUTE webhooks_claim('{}'::uuid[], '{}'::bigint[], 32, 256, 60000)");
   p.next_due = pagesRead(c, "EXECUTE webhooks_next_due('{}'::uuid[], '{}'::bigint[], 32)");
   p.lag = pagesRead(c, "EXECUTE webhooks_outbox_lag");
@@ -221,15 +225,15 @@ TEST_CASE("dispatch statements: pages read do not grow with the backlog", "[.pg]
 
   // A backlog that came and was drained, the tables analysed after: few rows in their
   // statistics, pages on disk. Autovacuum stays away, as it does for a while in production.
-  for (const char* table : {"responses.outbox", "webhooks.pending", "webhooks.events"}) {
+  for (const char* table : {"responses.outbox_events", "webhooks.pending", "webhooks.events"}) {
     exec(c, std::string("ALTER TABLE ") + table + " SET (autovacuum_enabled = false)");
   }
   queues.addOutbox(c, 2000);
   queues.addSends(c, 2000);
-  exec(c, "DELETE FROM responses.outbox");
+  exec(c, "DELETE FROM responses.outbox_events");
   exec(c, "DELETE FROM webhooks.pending");
   exec(c, "DELETE FROM webhooks.events");
-  exec(c, "ANALYZE responses.outbox, webhooks.pending, webhooks.events");
+  exec(c, "ANALYZE responses.outbox_events, webhooks.pending, webhooks.events");
 
   queues.addOutbox(c, 10000);
   queues.addSends(c, 10000);
