@@ -23,7 +23,6 @@ OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm
 // Both events of a response completed in one call, as one outbox row: response.started's,
 // standing also for response.submitted (its own id; its payload the same but for the type).
 // Half the rows to write and to fan out as two events would take.
-OutboxEvent makeCompletedEvents(int64_t at_micros, const IntakeForm& form,
-                                std::string_view record);
+OutboxEvent makeCompletedEvents(int64_t at_micros, const IntakeForm& form, std::string_view record);
 
 }  // namespace feedback::responses

@@ -246,9 +246,9 @@ void PgDispatchStore::preparePrune(pqxx::connection& c) {
 
 PgDispatchStore::FannedOut PgDispatchStore::fanOut(int limit) {
   pqxx::work tx(connection_);
-  auto row = tx.exec_prepared1(kFanOut, limit, std::string(kResponseSubmitted),
-                               std::string(kStartedPayloadPrefix),
-                               std::string(kSubmittedPayloadPrefix));
+  auto row =
+      tx.exec_prepared1(kFanOut, limit, std::string(kResponseSubmitted),
+                        std::string(kStartedPayloadPrefix), std::string(kSubmittedPayloadPrefix));
   tx.commit();
   return {row[0].as<int>(), row[1].as<int>(), row[2].as<int>()};
 }
