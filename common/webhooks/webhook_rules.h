@@ -18,11 +18,12 @@ inline constexpr std::array<std::string_view, 2> kEventTypes = {kResponseStarted
 bool isEventType(std::string_view type);
 
 // A response completed in one call is one outbox row for both its events (the row's
-// submitted_event_id, responses/007): its payload is response.started's, which begins with the
-// event's type (events.cc writes it first); response.submitted's is the same bytes with the
-// first prefix below swapped for the second, which the dispatcher does as it fans the row out.
-inline constexpr std::string_view kStartedPayloadPrefix = R"({"type":"response.started",)";
+// started_event_id, responses/007): the row is its response.submitted event, whose payload
+// begins with the event's type (events.cc writes it first); response.started's payload is the
+// same bytes with the first prefix below swapped for the second, which the dispatcher does as
+// it fans the row out, and only for a webhook that wants that event (most want the other).
 inline constexpr std::string_view kSubmittedPayloadPrefix = R"({"type":"response.submitted",)";
+inline constexpr std::string_view kStartedPayloadPrefix = R"({"type":"response.started",)";
 
 inline constexpr std::size_t kMaxUrlLength = 2048;
 inline constexpr std::size_t kMaxSecretLength = 255;

@@ -34,8 +34,8 @@ OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm
 
 OutboxEvent makeCompletedEvents(int64_t at_micros, const IntakeForm& form,
                                 std::string_view record) {
-  OutboxEvent event = makeEvent(kResponseStarted, at_micros, form, record);
-  event.submitted_event_id = newUuid();
+  OutboxEvent event = makeEvent(kResponseSubmitted, at_micros, form, record);
+  event.started_event_id = newUuid();
   return event;
 }
 

@@ -15,13 +15,13 @@ using webhooks::kResponseSubmitted;
 
 // {"type", "timestamp", "data": {"workspace_uuid", "link": {uuid, name, slug}, "response"}}
 // with a fresh event id; `record` is the response as common/api/response_json.h renders it.
-// The type comes first: a one-shot row's second payload is made by swapping it
-// (kStartedPayloadPrefix, webhook_rules.h).
+// The type comes first: a one-shot row's other payload is made by swapping it
+// (kSubmittedPayloadPrefix, webhook_rules.h).
 OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm& form,
                       std::string_view record);
 
-// Both events of a response completed in one call, as one outbox row: response.started's,
-// standing also for response.submitted (its own id; its payload the same but for the type).
+// Both events of a response completed in one call, as one outbox row: response.submitted's,
+// standing also for response.started (its own id; its payload the same but for the type).
 // Half the rows to write and to fan out as two events would take.
 OutboxEvent makeCompletedEvents(int64_t at_micros, const IntakeForm& form, std::string_view record);
 

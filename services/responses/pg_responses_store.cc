@@ -39,7 +39,7 @@ constexpr const char* kInsertResponsesSql =
         "submitted") ", " FROM_MICROS("COALESCE(submitted, started)") " FROM given),"
     " events AS ("
     "  INSERT INTO responses.outbox_events (event_id, type, workspace_uuid, link_uuid,"
-    "    response_uuid, payload, submitted_event_id)"
+    "    response_uuid, payload, started_event_id)"
     "  SELECT * FROM unnest($12::uuid[], $13::text[], $14::uuid[], $15::uuid[], $16::uuid[],"
     "    $17::text[], $26::uuid[])),"
     " facts AS ("
@@ -231,14 +231,14 @@ void PgResponsesStore::prepareSearchIndexMerge(pqxx::connection& c) {
 }
 
 // Each column of kInsertResponses, rows in the order given; events in their responses' order,
-// one outbox row each (a one-shot row stands for both its events, started before submitted).
+// one outbox row each (a one-shot row stands for both its events).
 void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& responses) {
   using E = PgArray::Element;
   PgArray uuid(E::kUuid), workspace(E::kUuid), link(E::kUuid), session(E::kText),
       token_hash(E::kText), status(E::kText), email(E::kText), answers(E::kText), search(E::kText),
       started(E::kBigint), submitted(E::kBigint), facts(E::kText);
   PgArray event_id(E::kUuid), event_type(E::kText), event_workspace(E::kUuid), event_link(E::kUuid),
-      event_response(E::kUuid), payload(E::kText), submitted_event_id(E::kUuid);
+      event_response(E::kUuid), payload(E::kText), started_event_id(E::kUuid);
   InsightJobArrays jobs;
   for (const auto* r : responses) {
     const auto& stored = r->stored;
@@ -275,10 +275,10 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     event_link.add(response.link_uuid());
     event_response.add(response.uuid());
     payload.add(event.payload);
-    if (event.submitted_event_id.empty()) {
-      submitted_event_id.addNull();
+    if (event.started_event_id.empty()) {
+      started_event_id.addNull();
     } else {
-      submitted_event_id.add(event.submitted_event_id);
+      started_event_id.add(event.started_event_id);
     }
   }
   pqxx::nontransaction tx(connection_);
@@ -289,7 +289,7 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
                    event_response.param(), payload.param(), countShard(), facts.param(),
                    jobs.workspace.param(), jobs.response.param(), jobs.answer.param(),
                    jobs.question.param(), jobs.custom_fields.param(), jobs.text.param(),
-                   submitted_event_id.param());
+                   started_event_id.param());
 }
 
 bool PgResponsesStore::updateResponse(

@@ -46,9 +46,9 @@ struct OutboxEvent {
   std::string event_id;  // webhook-id: the same on every delivery attempt
   std::string type;      // response.started, response.submitted
   std::string payload;   // the JSON body
-  // Set for a response completed in one call (makeCompletedEvents, events.h): the row also
-  // stands for its response.submitted event, with this id.
-  std::string submitted_event_id;
+  // Set for a response completed in one call (makeCompletedEvents, events.h): the row, its
+  // response.submitted event, stands also for its response.started, with this id.
+  std::string started_event_id;
 };
 
 enum class StatusFilter { kCompleted, kInProgress, kAll };

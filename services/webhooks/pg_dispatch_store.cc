@@ -34,15 +34,21 @@ namespace {
 // until it has: fanned out now, it would miss that webhook. The change commits with the link,
 // before any response to it can, so a snapshot that sees the event sees the change or, once it
 // is gone, the webhook it became.
-// A one-shot row (submitted_event_id set) is both of its response's events, in that order;
-// the second's payload is the first's with its type swapped ($3 for $4, webhook_rules.h): a
-// payload that does not begin as promised gives NULL, which webhooks.events refuses, so such a
-// row stays in the outbox, loudly, rather than go out wrong.
+// A one-shot row (started_event_id set) is its response's response.submitted event and stands
+// also for its response.started, which comes first, with the row's payload but for the type
+// ($3 swapped for $4, webhook_rules.h), made only when a webhook wants it: a payload that does
+// not begin as promised gives NULL, which webhooks.events refuses, so such a row stays in the
+// outbox, loudly, rather than go out wrong.
 // Outbox ids grow with time: the first one is the oldest event, found on the primary key.
 constexpr const char* kOutboxLag = "webhooks_outbox_lag";
 constexpr const char* kOutboxLagSql =
     "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
     "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
+// The events of an outbox row `t`, in order: a one-shot row's response.started (NULL event_id
+// for other rows), then the row's own.
+#define EVENTS_OF_ROW                                                                          \
+  "LATERAL (VALUES (0, t.started_event_id, $2), (1, t.event_id, t.type)) AS e (nth, event_id," \
+  " type)"
 constexpr const char* kFanOut = "webhooks_fan_out";
 constexpr const char* kFanOutSql =
     "WITH taken AS ("
@@ -50,30 +56,30 @@ constexpr const char* kFanOutSql =
     "    SELECT o.id FROM responses.outbox_events o WHERE NOT EXISTS ("
     "      SELECT 1 FROM links.webhook_changes c WHERE c.link_uuid = o.link_uuid)"
     "    ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED))"
-    "  RETURNING id, event_id, type, submitted_event_id, workspace_uuid, link_uuid, payload,"
+    "  RETURNING id, event_id, type, started_event_id, workspace_uuid, link_uuid, payload,"
     "    created_at),"
-    " events AS ("
-    "  SELECT id, 0 AS nth, event_id, type, workspace_uuid, link_uuid, payload, created_at"
-    "  FROM taken"
-    "  UNION ALL"
-    "  SELECT id, 1, submitted_event_id, $2, workspace_uuid, link_uuid,"
-    "    CASE WHEN starts_with(payload, $3) THEN $4 || substr(payload, length($3) + 1) END,"
-    "    created_at"
-    "  FROM taken WHERE submitted_event_id IS NOT NULL),"
     " targets AS ("
-    "  SELECT e.id, e.nth, e.event_id, w.uuid AS webhook_uuid FROM events e"
-    "  JOIN webhooks.webhooks w ON w.workspace_uuid = e.workspace_uuid AND w.enabled"
-    "    AND e.type = ANY (w.events) AND (w.link_uuid IS NULL OR w.link_uuid = e.link_uuid)),"
+    "  SELECT t.id, e.nth, e.event_id, w.uuid AS webhook_uuid FROM taken t CROSS "
+    "JOIN " EVENTS_OF_ROW
+    "  JOIN webhooks.webhooks w ON w.workspace_uuid = t.workspace_uuid AND w.enabled"
+    "    AND e.type = ANY (w.events) AND (w.link_uuid IS NULL OR w.link_uuid = t.link_uuid)"
+    "  WHERE e.event_id IS NOT NULL),"
+    // Only the events a webhook wants are kept, and only their payloads made.
     " kept AS ("
     "  INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid, payload,"
     "    created_at)"
-    "  SELECT event_id, type, workspace_uuid, link_uuid, payload, created_at FROM events"
-    "  WHERE event_id IN (SELECT event_id FROM targets) ON CONFLICT (event_id) DO NOTHING),"
+    "  SELECT e.event_id, e.type, t.workspace_uuid, t.link_uuid, CASE WHEN e.nth = 1 THEN"
+    "    t.payload WHEN starts_with(t.payload, $3) THEN $4 || substr(t.payload, length($3) + 1)"
+    "    END, t.created_at"
+    "  FROM taken t CROSS JOIN " EVENTS_OF_ROW
+    " WHERE e.event_id IN (SELECT event_id FROM targets)"
+    "  ON CONFLICT (event_id) DO NOTHING),"
     " queued AS ("
     "  INSERT INTO webhooks.pending (webhook_uuid, event_id)"
     "  SELECT webhook_uuid, event_id FROM targets ORDER BY id, nth RETURNING 1)"
-    " SELECT (SELECT count(*) FROM taken), (SELECT count(*) FROM events),"
-    "   (SELECT count(*) FROM queued)";
+    " SELECT (SELECT count(*) FROM taken),"
+    "   (SELECT count(*) + count(started_event_id) FROM taken), (SELECT count(*) FROM queued)";
+#undef EVENTS_OF_ROW
 
 // `hooks`: the webhooks that have sends queued, one index probe each (a skip scan of
 // pending_by_webhook_due; the last row is NULL).
@@ -247,8 +253,8 @@ void PgDispatchStore::preparePrune(pqxx::connection& c) {
 PgDispatchStore::FannedOut PgDispatchStore::fanOut(int limit) {
   pqxx::work tx(connection_);
   auto row =
-      tx.exec_prepared1(kFanOut, limit, std::string(kResponseSubmitted),
-                        std::string(kStartedPayloadPrefix), std::string(kSubmittedPayloadPrefix));
+      tx.exec_prepared1(kFanOut, limit, std::string(kResponseStarted),
+                        std::string(kSubmittedPayloadPrefix), std::string(kStartedPayloadPrefix));
   tx.commit();
   return {row[0].as<int>(), row[1].as<int>(), row[2].as<int>()};
 }

@@ -115,21 +115,21 @@ STARTED_PREFIX, SUBMITTED_PREFIX = '{"type":"response.started",', '{"type":"resp
 
 def outbox(link_uuid, response_uuid=None):
     """The link's events waiting in the outbox, in order: a row of a response completed in one
-    call is both of its events, the second's payload the first's with the type swapped
-    (common/webhooks/webhook_rules.h). `id` orders them."""
+    call is its response.submitted and stands also for its response.started, which comes first,
+    with the row's payload but for the type (common/webhooks/webhook_rules.h). `id` orders them."""
     where = f"link_uuid = '{link_uuid}'"
     if response_uuid:
         where += f" AND response_uuid = '{response_uuid}'"
     rows = sql_json("SELECT id, event_id, type, workspace_uuid, link_uuid, response_uuid, payload, "
-                    f"submitted_event_id FROM responses.outbox_events WHERE {where} ORDER BY id")
+                    f"started_event_id FROM responses.outbox_events WHERE {where} ORDER BY id")
     events = []
     for r in rows:
-        second = r.pop("submitted_event_id")
-        events.append(dict(r, id=(r["id"], 0), payload=json.loads(r["payload"])))
-        if second:
-            assert r["payload"].startswith(STARTED_PREFIX), r["payload"]
-            events.append(dict(r, id=(r["id"], 1), event_id=second, type="response.submitted",
-                               payload=json.loads(SUBMITTED_PREFIX + r["payload"][len(STARTED_PREFIX):])))
+        first = r.pop("started_event_id")
+        if first:
+            assert r["payload"].startswith(SUBMITTED_PREFIX), r["payload"]
+            events.append(dict(r, id=(r["id"], 0), event_id=first, type="response.started",
+                               payload=json.loads(STARTED_PREFIX + r["payload"][len(SUBMITTED_PREFIX):])))
+        events.append(dict(r, id=(r["id"], 1), payload=json.loads(r["payload"])))
     return events
 
 

@@ -43,10 +43,10 @@ def _analysed_drained(table, fill, drain):
 def _outbox_rows(count, workspace, link):
     """`count` outbox rows of a workspace without webhooks, each with a payload of a realistic
     size: responses started, and responses completed in one call (both events in one row)."""
-    return ("INSERT INTO responses.outbox_events (event_id, type, submitted_event_id, workspace_uuid,"
-            " link_uuid, response_uuid, payload) SELECT gen_random_uuid(), 'response.started',"
+    return ("INSERT INTO responses.outbox_events (event_id, type, started_event_id, workspace_uuid,"
+            " link_uuid, response_uuid, payload) SELECT gen_random_uuid(), 'response.submitted',"
             f" CASE WHEN g % 2 = 1 THEN gen_random_uuid() END, '{workspace}', '{link}', gen_random_uuid(),"
-            " '{\"type\":\"response.started\",\"data\":' || repeat(md5(g::text), 24) || '}'"
+            " '{\"type\":\"response.submitted\",\"data\":' || repeat(md5(g::text), 24) || '}'"
             f" FROM generate_series(1, {count}) g")
 
 

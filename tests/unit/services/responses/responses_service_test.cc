@@ -138,20 +138,20 @@ TEST_CASE("responses: a one-shot submission writes both events in one row and co
   auto done = f.oneShot({{"score", "2"}, {"why", R"("meh")"}});
   CHECK(done.status() == "completed");
   CHECK(done.started_at_micros() == done.submitted_at_micros());
-  // One row for both events: response.started's, with the second event's own id, whose
-  // payload the dispatcher makes by swapping the type at the start of the first's.
+  // One row for both events: response.submitted's, with the other event's own id, whose
+  // payload the dispatcher makes by swapping the type at the start of the row's.
   REQUIRE(f.store.outbox.size() == 1);
   const auto& both = f.store.outbox[0];
-  CHECK(both.type == "response.started");
-  CHECK(!both.submitted_event_id.empty());
-  CHECK(both.event_id != both.submitted_event_id);
-  REQUIRE(both.payload.rfind(feedback::webhooks::kStartedPayloadPrefix, 0) == 0);
-  auto started = boost::json::parse(both.payload).as_object();
-  auto submitted =
-      boost::json::parse(std::string(feedback::webhooks::kSubmittedPayloadPrefix) +
-                         both.payload.substr(feedback::webhooks::kStartedPayloadPrefix.size()))
+  CHECK(both.type == "response.submitted");
+  CHECK(!both.started_event_id.empty());
+  CHECK(both.event_id != both.started_event_id);
+  REQUIRE(both.payload.rfind(feedback::webhooks::kSubmittedPayloadPrefix, 0) == 0);
+  auto submitted = boost::json::parse(both.payload).as_object();
+  auto started =
+      boost::json::parse(std::string(feedback::webhooks::kStartedPayloadPrefix) +
+                         both.payload.substr(feedback::webhooks::kSubmittedPayloadPrefix.size()))
           .as_object();
-  CHECK(submitted.at("type") == "response.submitted");
+  CHECK(started.at("type") == "response.started");
   started.erase("type");
   submitted.erase("type");
   CHECK(started == submitted);

@@ -166,11 +166,11 @@ struct Queues {
   // and responses completed in one call (a row for both events).
   void addOutbox(pqxx::connection& c, int count) const {
     exec(c,
-         "INSERT INTO responses.outbox_events (event_id, type, submitted_event_id, workspace_uuid,"
-         " link_uuid, response_uuid, payload) SELECT gen_random_uuid(), 'response.started',"
+         "INSERT INTO responses.outbox_events (event_id, type, started_event_id, workspace_uuid,"
+         " link_uuid, response_uuid, payload) SELECT gen_random_uuid(), 'response.submitted',"
          " CASE WHEN g % 2 = 0 THEN gen_random_uuid() END, CASE WHEN g % 4 < 2 THEN '" +
              workspace + "'::uuid ELSE '" + quiet_workspace + "'::uuid END, '" + link +
-             "', gen_random_uuid(), '{\"type\":\"response.started\",' ||"
+             "', gen_random_uuid(), '{\"type\":\"response.submitted\",' ||"
              " repeat(md5(g::text), 24) || '}' FROM generate_series(1, " +
              std::to_string(count) + ") g");
   }
@@ -193,9 +193,10 @@ struct Pages {
 
 Pages measure(pqxx::connection& c) {
   Pages p{};
-  p.fan_out = pagesRead(c, "EXECUTE webhooks_fan_out(500, '" + std::string(kResponseSubmitted) +
-                               "', '" + std::string(kStartedPayloadPrefix) + "', '" +
-                               std::string(kSubmittedPayloadPrefix) + "')");
+  // The parameters PgDispatchStore::fanOut gives.
+  p.fan_out = pagesRead(c, "EXECUTE webhooks_fan_out(500, '" + std::string(kResponseStarted) +
+                               "', '" + std::string(kSubmittedPayloadPrefix) + "', '" +
+                               std::string(kStartedPayloadPrefix) + "')");
   p.claim = pagesRead(c, "EXECUTE webhooks_claim('{}'::uuid[], '{}'::bigint[], 32, 256, 60000)");
   p.next_due = pagesRead(c, "EXECUTE webhooks_next_due('{}'::uuid[], '{}'::bigint[], 32)");
   p.lag = pagesRead(c, "EXECUTE webhooks_outbox_lag");
