@@ -12,12 +12,15 @@ import socket
 import subprocess
 import sys
 import time
+import types
 import urllib.error
 import urllib.request
 
 import bench_media
+import bench_webhooks
 import stack_cpu
 from bench_processes import BenchProcess, free_port
+from nginx_server import Nginx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -30,16 +33,17 @@ CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "64")
 TARGETS = {"W1_ratio": 0.25, "W1_p99_ms": 10.0, "W2_rps": 3000.0, "RSS_MiB": 64.0,
            "W3_rps": 4000.0, "W3_p99_ms": 20.0, "W3_search_rps": 1000.0, "W4_rps": 3000.0,
            "W4_p99_ms": 50.0, "scale_ms": 50.0, "W5_ratio": 0.5, "W1_limiter_cost": 0.10,
-           "W6_p50_ms": 50.0, "W6_p99_ms": 250.0, "W4_evaluator_cost": 0.10, "summary_ms": 200.0}
-W6_RATE = 1000  # submissions per second while W6 measures
+           "W4_evaluator_cost": 0.10, "summary_ms": 200.0}
 W3_RESPONSES = int(os.environ.get("BENCH_W3_RESPONSES", "100000"))
 SCALE_RESPONSES = int(os.environ.get("BENCH_SCALE_RESPONSES", "1000000"))
+# The throwaway CA whose certificate the stacks' dispatchers trust (scripts/bench makes it).
+CA_DIR = os.environ.get("BENCH_CA_DIR", os.path.join(ROOT, ".run", "bench-ca"))
 RARE_WORD = "zebracorn"  # in 0.1% of seeded responses (scripts/seed-responses)
 
 
-def stack_env():
+def stack_env(stack_dir=STACK_DIR):
     env = {}
-    with open(os.path.join(STACK_DIR, "stack.env")) as f:
+    with open(os.path.join(stack_dir, "stack.env")) as f:
         for line in f:
             if "=" in line:
                 k, v = line.strip().split("=", 1)
@@ -53,42 +57,6 @@ def http(method, url, key, body=None, headers=None):
                                           "Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(req, timeout=30) as r:
         return r.status, r.read()
-
-
-def start_nginx(body_file, port):
-    conf_dir = os.path.join(OUT_DIR, "nginx")
-    os.makedirs(conf_dir, exist_ok=True)
-    conf = os.path.join(conf_dir, "nginx.conf")
-    with open(conf, "w") as f:
-        f.write(f"""
-worker_processes auto;
-pid {conf_dir}/nginx.pid;
-error_log {conf_dir}/error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-  access_log off;
-  keepalive_requests 1000000;
-  server {{
-    listen 127.0.0.1:{port};
-    location = /v1/w0/ {{
-      default_type application/json;
-      root {os.path.dirname(body_file)};
-      try_files /{os.path.basename(body_file)} =404;
-    }}
-  }}
-}}
-""")
-    proc = subprocess.Popen(["nginx", "-c", conf, "-p", conf_dir, "-g", "daemon off;"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(100):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/w0/", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit(f"bench: nginx did not start: {proc.stderr.read().decode()[-500:]}")
 
 
 def check_refused(url, key, samples=20):
@@ -157,18 +125,18 @@ def wrk(url, script, key, connections=CONNECTIONS, duration=DURATION, extra_env=
 
 
 def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, stack=True,
-             gateway=None):
-    """One wrk run after a warm-up; with the stack's CPU per request unless `stack` is False
-    (`gateway`: the BenchProcess measured instead of the stack's)."""
+             gateway=None, stack_dir=STACK_DIR):
+    """One wrk run after a warm-up; with the CPU per request of the stack in `stack_dir`
+    unless `stack` is False (`gateway`: the BenchProcess measured instead of the stack's)."""
     print(f"bench: {name}: warm-up {WARMUP}, then {DURATION} at {connections} connections ...",
           flush=True)
     wrk(url, script, key, connections, WARMUP, extra_env)
-    pg_port = stack_env()["PG_PORT"]
+    pg_port = stack_env(stack_dir)["PG_PORT"]
     gateway_pid = gateway.pid if gateway else None
-    before = stack_cpu.snapshot(STACK_DIR, pg_port, gateway_pid)
+    before = stack_cpu.snapshot(stack_dir, pg_port, gateway_pid)
     r = wrk(url, script, key, connections, DURATION, extra_env)
     if stack:
-        after = stack_cpu.snapshot(STACK_DIR, pg_port, gateway_pid)
+        after = stack_cpu.snapshot(stack_dir, pg_port, gateway_pid)
         r["cpu_us_per_request"] = stack_cpu.per_request(before, after, r["requests"])
     r["errors"] = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
     r["name"] = name
@@ -176,55 +144,7 @@ def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, st
     return r
 
 
-def outbox_rows(env):
-    out = subprocess.run(["psql", env["DATABASE_URL"], "-XtAc",
-                          "SELECT count(*) FROM responses.outbox_events"],
-                         capture_output=True, text=True, check=True)
-    return int(out.stdout.strip())
-
-
-def webhook_delivery(env, ctl, base, gateway, link_body):
-    """W6: the time from a submission's event (written with it) to its delivery at an HTTPS
-    receiver on this machine, while W6_RATE submissions/s flow. None when the stack cannot
-    reach such a receiver (it must run with WEBHOOK_ALLOW_PRIVATE and WEBHOOK_CA_BUNDLE, as
-    scripts/bench starts it)."""
-    if env.get("WEBHOOK_ALLOW_PRIVATE") != "true" or not env.get("WEBHOOK_CA_BUNDLE"):
-        print("bench: W6 skipped: the stack does not allow a local receiver "
-              "(scripts/stack down, then scripts/bench)", flush=True)
-        return None
-    # W6 measures deliveries at a steady rate, not how fast the dispatcher catches up with the
-    # events of earlier rows (W4's, which no webhook wants): it starts once those are gone.
-    started = time.monotonic()
-    while outbox_rows(env) > 0 and time.monotonic() - started < 300:
-        time.sleep(0.5)
-    print(f"bench: W6 starts after {time.monotonic() - started:.1f} s for the outbox to empty",
-          flush=True)
-    made = subprocess.run(ctl + ["workspace", "create", "--name", f"bench-w6-{int(time.time())}",
-                                 "--plan", "enterprise", "--rate-limit", "1000000000"],
-                          capture_output=True, text=True, check=True)
-    ws = json.loads(made.stdout)
-    sink = subprocess.Popen(["node", os.path.join(HERE, "webhook_sink.js"),
-                             os.path.dirname(env["WEBHOOK_CA_BUNDLE"])],
-                            stdout=subprocess.PIPE, text=True)
-    try:
-        port = int(sink.stdout.readline())
-        http("POST", f"{base}workspaces/{ws['workspace_uuid']}/webhooks/", ws["api_key"],
-             {"url": f"https://127.0.0.1:{port}/w6", "events": ["response.submitted"]})
-        _, created = http("POST", base + "links/", ws["api_key"], dict(link_body, slug="w6"))
-        connections = 64
-        pace = {"BENCH_HOST": ws["host"], "BENCH_RATE": str(W6_RATE), "BENCH_THREADS": THREADS}
-        r = scenario(f"W6 submits at {W6_RATE}/s", gateway.url("/i/w6/submit/"), "intake_submit.lua",
-                     None, connections=connections, extra_env=pace, gateway=gateway)
-        time.sleep(2)  # the last deliveries
-    finally:
-        sink.terminate()
-        out = sink.communicate(timeout=20)[0].strip().splitlines()
-    delivered = json.loads(out[-1])
-    delivered["submitted"] = r["requests"]
-    print(f"bench: W6 {delivered['count']} deliveries of {r['requests']} submissions "
-          f"(warm-up included), p50 {delivered['p50_ms']:.1f} ms, p99 {delivered['p99_ms']:.1f} ms",
-          flush=True)
-    return r, delivered
+TOOLS = types.SimpleNamespace(http=http, wrk=wrk, scenario=scenario, threads=THREADS)
 
 
 def evaluator_pair(slug, bench_host):
@@ -277,8 +197,25 @@ def rss_with_idle_connections(gateway_pid, host, port, key, count=1000):
             s.close()
 
 
+def webhooks_only():
+    """BENCH_ONLY=webhooks: W8 and W6 alone (they run on a stack of their own)."""
+    with open(os.path.join(HERE, "link_5_questions.json")) as f:
+        link_body = json.load(f)
+    w6, hooks = bench_webhooks.rows(TOOLS, link_body, CA_DIR)
+    bench_webhooks.print_figures(hooks)
+    checks = bench_webhooks.checks(hooks)
+    print()
+    for name, ok in checks.items():
+        print(f"target {'met    ' if ok else 'NOT met'}  {name}")
+    return 1 if w6["errors"] or not all(checks.values()) else 0
+
+
 def main():
     os.makedirs(OUT_DIR, exist_ok=True)
+    # A stop from outside ends the run as an error would: every process it started is stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    if os.environ.get("BENCH_ONLY") == "webhooks":
+        return webhooks_only()
     env = stack_env()
     base = env["BASE_URL"]
     ctl = shlex.split(env["FEEDBACKCTL"])
@@ -294,19 +231,10 @@ def main():
     link = json.loads(created)
     w1_url = f"{base}links/{link['uuid']}/"
     status, w1_body = http("GET", w1_url, key)
-    body_file = os.path.join(OUT_DIR, "w0.json")
-    with open(body_file, "wb") as f:
-        f.write(w1_body)
     print(f"bench: W1 body is {len(w1_body)} bytes", flush=True)
 
-    nginx_port = free_port()
-    nginx = start_nginx(body_file, nginx_port)
-    try:
-        results = [scenario("W0 nginx static", f"http://127.0.0.1:{nginx_port}/v1/w0/", "get.lua", None,
-                            stack=False)]
-    finally:
-        nginx.send_signal(signal.SIGQUIT)
-        nginx.wait(timeout=10)
+    with Nginx(w1_body, free_port()) as nginx:
+        results = [scenario("W0 nginx static", nginx.url(), "get.lua", None, stack=False)]
     results.append(scenario("W1 GET /v1/links/{uuid}/", w1_url, "get.lua", key))
     # W1 with and without rate limits, on two bench gateways alike but for that, taken in
     # turn twice (best of each) since this machine's speed drifts from run to run.
@@ -338,12 +266,9 @@ def main():
         results.append(scenario("W4 intake one-shot submit", limited.url(f"/i/{hot['slug']}/submit/"),
                                 "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host},
                                 gateway=limited))
-        w6 = webhook_delivery(env, ctl, base, limited, link_body)
-        if w6:
-            results.append(w6[0])
         results += evaluator_pair(hot["slug"], bench_host)
         media_results, media = bench_media.media_rows(scenario, limited, base, key, bench_host, http,
-                                                      OUT_DIR, start_nginx, free_port)
+                                                      OUT_DIR, free_port)
         results += media_results
     finally:
         limited.stop()
@@ -379,6 +304,8 @@ def main():
         gateway_pid = int(f.read().strip())
     gw = base.split("/")[2]
     rss, held = rss_with_idle_connections(gateway_pid, gw.split(":")[0], int(gw.split(":")[1]), key)
+    w6, hooks = bench_webhooks.rows(TOOLS, link_body, CA_DIR)
+    results.append(w6)
 
     w0 = results[0]["rps"]
     print()
@@ -394,10 +321,7 @@ def main():
             cpu = r["cpu_us_per_request"]
             print(f"  {r['name']:<28} total {sum(cpu.values()):>6.0f}  " +
                   "  ".join(f"{role} {us:.0f}" for role, us in cpu.items() if us >= 0.5))
-    if w6:
-        print(f"\nW6, submission to webhook delivery at {w6[0]['rps']:.0f} submissions/s: "
-              f"p50 {w6[1]['p50_ms']:.1f} ms, p99 {w6[1]['p99_ms']:.1f} ms, max {w6[1]['max_ms']:.1f} ms "
-              f"({w6[1]['count']} deliveries, {w6[1]['duplicates']} duplicates)")
+    bench_webhooks.print_figures(hooks)
     print(f"\nGET /v1/links/{{uuid}}/summary/ of a link with {W3_RESPONSES:,} responses "
           f"(median of 5): {summary_ms:.1f} ms")
     bench_media.print_media(media)
@@ -438,10 +362,7 @@ def main():
             summary_ms < TARGETS["summary_ms"],
     }
     checks.update(bench_media.media_checks(media))
-    if w6:
-        checks["W6 delivery p50 < 50 ms"] = w6[1]["p50_ms"] < TARGETS["W6_p50_ms"]
-        checks["W6 delivery p99 < 250 ms"] = w6[1]["p99_ms"] < TARGETS["W6_p99_ms"]
-        checks[f"W6 every submission delivered ({w6[1]['count']})"] = w6[1]["count"] >= w6[0]["requests"]
+    checks.update(bench_webhooks.checks(hooks))
     for name, seconds in scale_checks:
         checks[f"{SCALE_RESPONSES:,} responses: {name} < 50 ms"] = seconds * 1000 < TARGETS["scale_ms"]
     print()
@@ -453,7 +374,7 @@ def main():
               "scale_ms": {name: seconds * 1000 for name, seconds in scale_checks},
               "summary_ms": summary_ms,
               "media": media,
-              "w6_delivery": w6[1] if w6 else None,
+              "webhooks": hooks,
               "targets": checks}
     with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:
         json.dump(report, f, indent=2)

@@ -11,6 +11,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 import media_files  # noqa: E402  (flite speech and a WebSocket client)
+from nginx_server import Nginx  # noqa: E402
 TTFB_SAMPLES = 200
 # About thirty seconds when flite reads them one after another.
 SPOKEN = ("Thank you for asking. The checkout page was slow and the delivery arrived two days "
@@ -140,8 +141,7 @@ def live_latency_ms(gateway, host, slug):
     return delays[len(delays) // 2], delays[-1], len(delays)
 
 
-def media_rows(scenario, limited, base, key, bench_host, http_call, out_dir, start_nginx,
-               free_port):
+def media_rows(scenario, limited, base, key, bench_host, http_call, out_dir, free_port):
     """W7 (the page under load, beside nginx serving its bytes), the page's TTFB, and the
     transcription figures; returns (results, figures)."""
     slug = f"w7-{int(time.time())}"
@@ -156,18 +156,9 @@ def media_rows(scenario, limited, base, key, bench_host, http_call, out_dir, sta
     link = json.loads(created)
     gateway = limited.url("/")[len("http://"):].rstrip("/")
     body = page_bytes(gateway, f"/i/{slug}", bench_host)
-    page_file = os.path.join(out_dir, "page.html")
-    with open(page_file, "wb") as f:
-        f.write(body)
-    port = free_port()
-    nginx = start_nginx(page_file, port)
-    try:
-        nginx_ttfb = ttfb_ms(f"127.0.0.1:{port}", "/v1/w0/")
-        results = [scenario("W7 nginx, the page's bytes", f"http://127.0.0.1:{port}/v1/w0/",
-                            "get.lua", None, stack=False)]
-    finally:
-        nginx.terminate()
-        nginx.wait(timeout=10)
+    with Nginx(body, free_port()) as nginx:
+        nginx_ttfb = ttfb_ms(f"127.0.0.1:{nginx.port}", "/v1/w0/")
+        results = [scenario("W7 nginx, the page's bytes", nginx.url(), "get.lua", None, stack=False)]
     page_ttfb = ttfb_ms(gateway, f"/i/{slug}", bench_host)
     results.append(scenario("W7 intake page GET /i/{slug}", limited.url(f"/i/{slug}"),
                             "intake_page.lua", None, extra_env={"BENCH_HOST": bench_host},

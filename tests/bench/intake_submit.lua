@@ -13,7 +13,14 @@ wrk.body = '{"respondent_email":"respondent@example.com","answers":{' ..
   '"features":["Forms","Voice"],"team":"small",' ..
   '"comments":"Please make exports faster for large surveys"}}'
 
-require("respondents").install()
+-- BENCH_TARGETS: "host path,host path": requests go to each in turn (W8: a workspace with a
+-- webhook and one without), instead of to BENCH_HOST and the URL's path.
+local targets = nil
+for host, path in string.gmatch(os.getenv("BENCH_TARGETS") or "", "([^,%s]+) ([^,]+)") do
+  targets = targets or {}
+  targets[#targets + 1] = {host = host, path = path}
+end
+require("respondents").install(targets)
 
 -- BENCH_RATE: requests per second in all (W6's steady 1,000 submissions/s), rather than as
 -- many as the connections can send. Each thread schedules its share on the wall clock

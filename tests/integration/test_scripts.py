@@ -96,3 +96,52 @@ def run_leaves_nothing_behind_after_ctrl_c():
             os.killpg(run.pid, signal.SIGKILL)
         subprocess.run([STACK, "purge"], env=env, capture_output=True, timeout=120)
         subprocess.run(["rm", "-rf", stack_dir])
+
+
+def _group(pgid):
+    """Pids of the processes of a process group."""
+    out = subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+@test
+def bench_nginx_serves_from_a_private_clone_and_leaves_nothing_behind():
+    """scripts/bench's yardstick from a clone under a home of mode 700 (its workers run as
+    nobody, who cannot read there), and no nginx process left when it stops or fails to start
+    (a killed master leaves its workers running)."""
+    private = tempfile.mkdtemp(prefix="fb-private-")  # mode 700, like /root
+    clone_bench = os.path.join(private, "clone", "tests", "bench")
+    subprocess.run(["mkdir", "-p", os.path.dirname(clone_bench)], check=True)
+    subprocess.run(["cp", "-r", os.path.join(ROOT, "tests", "bench"), clone_bench], check=True)
+    script = """
+import os, socket, subprocess, urllib.request
+from nginx_server import Nginx
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+with Nginx(b'{"served": true}', port) as nginx:
+    print(urllib.request.urlopen(nginx.url(), timeout=5).read().decode())
+    print(nginx.group, len(subprocess.run(["pgrep", "-g", str(nginx.group)], capture_output=True,
+                                          text=True).stdout.split()))
+# Its workers cannot read the body (as from a private clone before): it starts, never serves.
+failing = Nginx(b"{}", port)
+os.chmod(failing.dir, 0o700)
+try:
+    with failing:
+        print("served what its workers cannot read")
+except SystemExit as e:
+    print(failing.group, "refused:", str(e)[:80])
+"""
+    try:
+        r = subprocess.run(["python3", "-c", script], cwd=clone_bench, capture_output=True,
+                           text=True, timeout=60)
+        lines = r.stdout.splitlines()
+        assert r.returncode == 0 and lines[0] == '{"served": true}', r.stdout + r.stderr
+        served_group, running = map(int, lines[1].split())
+        assert running >= 2, f"nginx's master and workers: {running}"
+        failed_group, verdict = lines[2].split(" ", 1)
+        assert verdict.startswith("refused: bench: nginx did not start"), lines
+        for group in (served_group, int(failed_group)):
+            assert not _group(group), f"processes of nginx's group {group} left: {_group(group)}"
+    finally:
+        subprocess.run(["rm", "-rf", private])
