@@ -53,11 +53,13 @@ inline bool containsNul(std::string_view text) {
   return text.find('\0') != std::string_view::npos;
 }
 
-// VALIDATION_ERROR at `path` when `text` contains U+0000.
-inline void requireStorableText(std::string_view text, const std::string& path) {
+// VALIDATION_ERROR at `path` when `text` contains U+0000; `code` instead for a field with a
+// rule of its own (a slug's pattern, a question type's list), which such text breaks too: the
+// field's own code is the one its caller looks for.
+inline void requireStorableText(std::string_view text, const std::string& path,
+                                ErrorCode code = ErrorCode::kValidationError) {
   if (containsNul(text)) {
-    throw ApiError(ErrorCode::kValidationError,
-                   "'" + path + "' must not contain the character U+0000.",
+    throw ApiError(code, "'" + path + "' must not contain the character U+0000.",
                    {{path, "must not contain U+0000"}});
   }
 }

@@ -765,6 +765,16 @@ def nul_characters_are_refused_in_stored_fields_but_kept_exactly_in_answers():
                         "questions[1].prompt")):
         assert path in details(ws.call("POST", "links/", json=body), "VALIDATION_ERROR"), body
     assert "name" in details(ws.call("POST", "tokens/", json={"name": "tok\u0000en"}), "VALIDATION_ERROR")
+    # A field with an error code of its own refuses U+0000 with that code.
+    for body, code, path in (({"name": "ok", "slug": "a\u0000b"}, "INVALID_SLUG", "slug"),
+                             ({"name": "ok", "questions": [{"prompt": "p", "type": "te\u0000xt"}]},
+                              "INVALID_QUESTION_TYPE", "questions[0].type"),
+                             ({"name": "ok", "on_finished": {"webhook_url": "https://a\u0000.example.com/"}},
+                              "INVALID_WEBHOOK_URL", "on_finished.webhook_url")):
+        assert path in details(ws.call("POST", "links/", json=body), code), body
+    assert "url" in details(ws.call("POST", f"workspaces/{ws.uuid}/webhooks/",
+                                    json={"url": "https://a\u0000.example.com/", "events": ["response.submitted"]}),
+                            "INVALID_WEBHOOK_URL")
     assert sql(f"SELECT count(*) FROM links.links WHERE workspace_uuid = '{ws.uuid}'") == links_before
     assert sql(f"SELECT count(*) FROM tokens.api_keys WHERE workspace_uuid = '{ws.uuid}'") == keys_before
     link = ws.link(name="Nul", slug="nul", questions=[
@@ -774,6 +784,7 @@ def nul_characters_are_refused_in_stored_fields_but_kept_exactly_in_answers():
                        ({"questions": [{"prompt": "p\u0000", "type": "text", "field_key": "t"}]},
                         "questions[0].prompt")):
         assert path in details(ws.call("PATCH", f"links/{link['uuid']}/", json=body), "VALIDATION_ERROR")
+    assert "slug" in details(ws.call("PATCH", f"links/{link['uuid']}/", json={"slug": "nul\u0000"}), "INVALID_SLUG")
     assert expect(ws.call("GET", f"links/{link['uuid']}/"), 200) == link
     value = "before\u0000after \u0000"
     rec = ws.complete("nul", {"t": value, "v": "\u0000"})

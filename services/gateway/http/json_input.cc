@@ -62,11 +62,11 @@ void JsonFields::wrongType(std::string_view key, std::string_view expected, Erro
                  {{path, "must be " + std::string(expected)}});
 }
 
-std::optional<std::string> JsonFields::text(std::string_view key) const {
+std::optional<std::string> JsonFields::text(std::string_view key, ErrorCode code) const {
   const auto* v = find(key);
   if (!v) return std::nullopt;
   if (!v->is_string()) wrongType(key, "a string");
-  requireStorableText(v->as_string(), pathOf(key));
+  requireStorableText(v->as_string(), pathOf(key), code);
   return std::string(v->as_string());
 }
 

@@ -27,7 +27,10 @@ class JsonFields {
              std::initializer_list<std::string_view> allowed);
 
   // Each accessor: nullopt/nullptr when absent or null, VALIDATION_ERROR on a wrong type.
-  std::optional<std::string> text(std::string_view key) const;
+  // Text holding U+0000 is refused (it cannot be stored) with `code`: a field with an error code
+  // of its own (INVALID_SLUG, ...) gives it, which takes precedence over VALIDATION_ERROR.
+  std::optional<std::string> text(std::string_view key,
+                                  ErrorCode code = ErrorCode::kValidationError) const;
   std::optional<bool> boolean(std::string_view key) const;
   std::optional<int64_t> integer(std::string_view key) const;
   const boost::json::object* object(std::string_view key) const;

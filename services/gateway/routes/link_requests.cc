@@ -42,7 +42,7 @@ void readQuestion(const boost::json::value& value, const std::string& path, Ques
                                    "fallback_to_text", "evaluator_config"});
   if (auto v = f.text("uuid")) out.set_uuid(*v);
   if (auto v = f.text("prompt")) out.set_prompt(*v);
-  if (auto v = f.text("type")) out.set_type(*v);
+  if (auto v = f.text("type", ErrorCode::kInvalidQuestionType)) out.set_type(*v);
   if (auto v = f.text("field_key")) out.set_field_key(*v);
   if (auto v = f.integer("order")) {
     // Out-of-range values are clamped so that the links service reports them.
@@ -68,7 +68,7 @@ lv1::CreateLinkRequest createLinkRequest(const boost::json::object& body,
   lv1::CreateLinkRequest request;
   *request.mutable_caller() = caller;
   if (auto v = f.text("name")) request.set_name(*v);
-  if (auto v = f.text("slug")) request.set_slug(*v);
+  if (auto v = f.text("slug", ErrorCode::kInvalidSlug)) request.set_slug(*v);
   if (auto v = f.text("status")) request.set_status(*v);
   if (const auto* o = f.object("settings")) readSettings(*o, *request.mutable_settings());
   if (const auto* questions = f.array("questions")) {
@@ -79,7 +79,9 @@ lv1::CreateLinkRequest createLinkRequest(const boost::json::object& body,
   }
   if (const auto* o = f.object("on_finished")) {
     JsonFields on(*o, "on_finished", {"webhook_url", "webhook_secret"});
-    if (auto v = on.text("webhook_url")) request.mutable_on_finished()->set_webhook_url(*v);
+    if (auto v = on.text("webhook_url", ErrorCode::kInvalidWebhookUrl)) {
+      request.mutable_on_finished()->set_webhook_url(*v);
+    }
     if (auto v = on.text("webhook_secret")) request.mutable_on_finished()->set_webhook_secret(*v);
   }
   return request;
@@ -94,7 +96,7 @@ lv1::UpdateLinkRequest updateLinkRequest(const boost::json::object& body,
   request.set_link_uuid(link_uuid);
   auto given = [&body](std::string_view key) { return body.contains(key); };
   if (given("name")) request.set_name(f.text("name").value_or(""));
-  if (given("slug")) request.set_slug(f.text("slug").value_or(""));
+  if (given("slug")) request.set_slug(f.text("slug", ErrorCode::kInvalidSlug).value_or(""));
   if (given("status")) request.set_status(f.text("status").value_or(""));
   if (const auto* o = f.object("settings")) {
     readSettings(*o, *request.mutable_settings());

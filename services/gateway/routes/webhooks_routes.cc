@@ -90,7 +90,7 @@ Request scoped(const ContextPtr& ctx) {
 
 void fillCreate(const ContextPtr& ctx, wv1::CreateWebhookRequest& request) {
   JsonFields body(ctx->body, "", {"url", "events", "enabled", "secret"});
-  if (auto url = body.text("url")) request.set_url(*url);
+  if (auto url = body.text("url", ErrorCode::kInvalidWebhookUrl)) request.set_url(*url);
   if (auto enabled = body.boolean("enabled")) request.set_enabled(*enabled);
   if (auto secret = body.text("secret")) request.set_secret(*secret);
   if (const auto* events = body.array("events")) {

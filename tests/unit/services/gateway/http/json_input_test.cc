@@ -78,6 +78,17 @@ TEST_CASE("json fields: typed access, null is absent, wrong types are refused", 
   CHECK(errorOf([&] { f.array("o"); }).code() == ErrorCode::kValidationError);
 }
 
+TEST_CASE("json fields: U+0000 is refused with the field's own code when it has one", "[json]") {
+  auto object = parseJsonObject(R"({"name": "a\u0000b", "slug": "a\u0000b"})");
+  JsonFields f(object, "", {"name", "slug"});
+  auto generic = errorOf([&] { f.text("name"); });
+  CHECK(generic.code() == ErrorCode::kValidationError);
+  CHECK(generic.details().count("name") == 1);
+  auto own = errorOf([&] { f.text("slug", ErrorCode::kInvalidSlug); });
+  CHECK(own.code() == ErrorCode::kInvalidSlug);
+  CHECK(own.details().count("slug") == 1);
+}
+
 TEST_CASE("query: decoding, last value wins, rebuilding with a new page", "[query]") {
   Query q("page=2&page_size=5&search=a%20b+c&page=3&flag");
   CHECK(q.get("page") == "3");
