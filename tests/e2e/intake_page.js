@@ -127,10 +127,16 @@ async function fillEveryType(page, base) {
   await q("vtf_q").getByRole("button", { name: "Type instead" }).click();
   await q("vtf_q").locator("textarea").fill("Typed instead of spoken");
   await q("text_q").locator("textarea").fill("Great service overall");
-  // The condition: shown for green only, as the server decides.
+  // The condition: shown for green only, as the server decides. What shows is numbered 1, 2,
+  // 3 as the respondent sees it, renumbered as conditions change.
+  const numbers = () => page.$$eval("#questions .question:not([hidden]) .number", (spans) => spans.map((s) => s.textContent));
+  const counted = (n) => [...Array.from({ length: n }, (_, i) => String(i + 1)), "i"];
   assert.strictEqual(await q("why_green").isHidden(), true, "why_green hidden before any colour");
+  assert.deepStrictEqual(await numbers(), counted(everyType().length - 2), "numbers with why_green hidden");
   await q("mc_q").getByText("green", { exact: true }).click();
   await q("why_green").waitFor({ state: "visible" });
+  assert.deepStrictEqual(await numbers(), counted(everyType().length - 1), "numbers with why_green shown");
+  assert.strictEqual(await q("why_green").locator(".number").textContent(), "5");
   await q("mc_q").getByText("red", { exact: true }).click();
   await q("why_green").waitFor({ state: "hidden" });
   await q("mc_q").getByText("green", { exact: true }).click();

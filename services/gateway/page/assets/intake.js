@@ -642,10 +642,12 @@ function refresh() {
   const { shown, calculated } = evaluateForm(questions, answers);
   let total = 0;
   let done = 0;
+  let number = 0; // what the respondent sees is numbered 1, 2, 3 whatever is hidden between
   questions.forEach((q, i) => {
     const section = state.sections.get(q.field_key);
     if (!section) return;
     section.hidden = !shown[i];
+    if (shown[i] && q.type !== "help_block") section.querySelector(".number").textContent = String(++number);
     if (q.type === "calculated") {
       const value = calculated[q.field_key];
       section.querySelector("output").textContent = value === null || value === undefined ? "—" : String(Math.round(value * 1e6) / 1e6);
@@ -709,8 +711,8 @@ function render() {
   if (form.status !== "active") return; // the page already says the link is paused
   const list = el("form", { id: "questions", novalidate: true, onsubmit: submit });
   const progress = el("div", { id: "progress", class: "progress", role: "progressbar", "aria-label": "Progress", "aria-valuemin": "0" }, el("div", { class: "track" }, el("div", { class: "fill" })), el("span", { class: "label" }));
-  let number = 0;
-  for (const q of questions) list.append(questionSection(q, q.type === "help_block" ? "i" : ++number));
+  // Questions are numbered as they show (refresh): conditions may hide some.
+  for (const q of questions) list.append(questionSection(q, q.type === "help_block" ? "i" : ""));
   list.append(el("p", { id: "form-error", class: "form-error", role: "alert" }), el("button", { type: "submit", id: "submit", class: "primary", text: "Send my answers" }));
   app.replaceChildren(progress, list, el("p", { id: "status", class: "visually-hidden", role: "status" }));
   refresh();
