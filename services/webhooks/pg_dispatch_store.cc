@@ -36,9 +36,9 @@ namespace {
 // is gone, the webhook it became.
 // A one-shot row (started_event_id set) is its response's response.submitted event and stands
 // also for its response.started, which comes first, with the row's payload but for the type
-// ($3 swapped for $4, webhook_rules.h), made only when a webhook wants it: a payload that does
-// not begin as promised gives NULL, which webhooks.events refuses, so such a row stays in the
-// outbox, loudly, rather than go out wrong.
+// ($3 swapped for $4, webhook_rules.h), made only when a webhook wants it. A payload that does
+// not begin as promised (none does today) gets its type set through jsonb instead, slower but
+// right: one such row must not stop the fan-out of every other.
 // Outbox ids grow with time: the first one is the oldest event, found on the primary key.
 constexpr const char* kOutboxLag = "webhooks_outbox_lag";
 constexpr const char* kOutboxLagSql =
@@ -70,7 +70,7 @@ constexpr const char* kFanOutSql =
     "    created_at)"
     "  SELECT e.event_id, e.type, t.workspace_uuid, t.link_uuid, CASE WHEN e.nth = 1 THEN"
     "    t.payload WHEN starts_with(t.payload, $3) THEN $4 || substr(t.payload, length($3) + 1)"
-    "    END, t.created_at"
+    "    ELSE jsonb_set(t.payload::jsonb, '{type}', to_jsonb($2::text))::text END, t.created_at"
     "  FROM taken t CROSS JOIN " EVENTS_OF_ROW
     " WHERE e.event_id IN (SELECT event_id FROM targets)"
     "  ON CONFLICT (event_id) DO NOTHING),"
@@ -99,7 +99,7 @@ constexpr const char* kFanOutSql =
 // lock is taken and skipped, rather than sent twice. now() (the statement's transaction's
 // start), not clock_timestamp(): a volatile bound could not be an index condition. A disabled
 // webhook gets only the sends someone asked for (`requested`: redeliveries and test events).
-// The sends chosen are leased through the primary key (see the two rules above).
+// The sends chosen are leased through the primary key (see the rules above).
 constexpr const char* kClaim = "webhooks_claim";
 constexpr const char* kClaimSql = WEBHOOKS_WITH_SENDS
     ","

@@ -96,6 +96,11 @@ class Sink:
         return json.loads(out[-1])
 
 
+def _errors(r):
+    """Answers other than 2xx and socket errors of one wrk run."""
+    return r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
+
+
 def _workspace(ctl, name):
     made = subprocess.run(ctl + ["workspace", "create", "--name", f"{name}-{int(time.time())}",
                                  "--plan", "enterprise", "--rate-limit", "1000000000"],
@@ -183,7 +188,7 @@ def _catch_up(env, tools, targets):
     rate = backlog / (last - before) if before is not None and last is not None and last > before else 0.0
     print(f"bench: W8 catch-up: {backlog:,} events of {piled['requests']:,} submissions fanned out "
           f"at {rate:,.0f} events/s", flush=True)
-    return {"submissions": piled["requests"], "errors": piled["non2xx"], "events": backlog,
+    return {"submissions": piled["requests"], "errors": _errors(piled), "events": backlog,
             "events_per_second": rate}
 
 
@@ -205,7 +210,7 @@ def _bursts(env, tools, targets, sink, hooked):
             r = tools.wrk(targets["url"], "intake_submit.lua", None, duration=f"{BURST_SECONDS}s",
                           extra_env={"BENCH_TARGETS": targets["both"]})
             submissions += r["requests"]
-            errors += r["non2xx"] + r["timeouts"]
+            errors += _errors(r)
         ended = time.time()
         expected = _submitted_into(env, hooked)
         stats = _wait_delivered(sink, expected)
@@ -263,17 +268,20 @@ def rows(tools, link_body, ca_dir):
         ctl = shlex.split(env["FEEDBACKCTL"])
         base = env["BASE_URL"]
         hooked, quiet = _workspace(ctl, "bench-w8-hooked"), _workspace(ctl, "bench-w8-quiet")
+        for ws in (hooked, quiet):
+            tools.http("POST", base + "links/", ws["api_key"], dict(link_body, slug="w8"))
+        gateway = StackGateway(env)
+        targets = {"url": gateway.url("/i/w8/submit/"), "quiet": f"{quiet['host']} /i/w8/submit/",
+                   "both": f"{hooked['host']} /i/w8/submit/,{quiet['host']} /i/w8/submit/"}
         sink = Sink(ca_dir)
         try:
-            tools.http("POST", f"{base}workspaces/{hooked['workspace_uuid']}/webhooks/",
-                       hooked["api_key"], {"url": sink.url, "events": ["response.submitted"]})
-            for ws in (hooked, quiet):
-                tools.http("POST", base + "links/", ws["api_key"], dict(link_body, slug="w8"))
-            gateway = StackGateway(env)
-            targets = {"url": gateway.url("/i/w8/submit/"), "quiet": f"{quiet['host']} /i/w8/submit/",
-                       "both": f"{hooked['host']} /i/w8/submit/,{quiet['host']} /i/w8/submit/"}
+            hooks = f"{base}workspaces/{hooked['workspace_uuid']}/webhooks/"
+            _, made = tools.http("POST", hooks, hooked["api_key"],
+                                 {"url": sink.url, "events": ["response.submitted"]})
             catch_up = _catch_up(env, tools, targets)
             bursts = _bursts(env, tools, targets, sink, hooked["workspace_uuid"])
+            # Nothing of W8's is retried while W6 measures.
+            tools.http("DELETE", f"{hooks}{json.loads(made)['uuid']}/", hooked["api_key"])
         finally:
             sink.finish()
         w6 = webhook_delivery(env, tools, gateway, link_body, ca_dir)

@@ -288,9 +288,10 @@ def a_newer_answer_replaces_the_job_queued_for_the_older_one():
                                          gateway=f"127.0.0.1:{gw.port}"), 200)
         first = save("A slow first answer.")
         harness.wait_until(lambda: stub.calls("slow first"), 10, "the first job's model call")
-        save("The final answer.")
+        # Slow too: a free worker would otherwise finish its job before the queue is read.
+        save("The final answer, slow too.")
         jobs = harness.sql(f"SELECT text FROM responses.insight_jobs WHERE answer_uuid = '{first['uuid']}'")
-        assert jobs == [["The final answer."]], jobs
+        assert jobs == [["The final answer, slow too."]], jobs
         harness.wait_until(lambda: stub.calls("final answer"), 10, "the second job's model call")
         harness.wait_until(lambda: harness.sql(
             f"SELECT count(*) FROM responses.insight_jobs WHERE answer_uuid = '{first['uuid']}'")

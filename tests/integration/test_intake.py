@@ -239,7 +239,7 @@ def start_keeps_only_a_hash_of_the_token_and_writes_one_started_event():
     assert (row["workspace_uuid"], row["link_uuid"], row["session_id"]) == (ws.uuid, link["uuid"], st["session_id"])
     assert row["token_hash"] == hashlib.sha256(token.encode()).hexdigest(), row["token_hash"]
     assert row["sort_at"] == row["started_at"]
-    for table in ("responses", "outbox", "link_counts"):
+    for table in ("responses", "outbox_events", "link_counts"):
         n = sql(f"SELECT count(*) FROM responses.{table} t WHERE strpos(t::text, '{token}') > 0")
         assert n == [["0"]], f"the response token is stored in responses.{table}"
     events = outbox(link["uuid"])

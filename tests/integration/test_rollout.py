@@ -13,8 +13,11 @@ import tempfile
 import threading
 import time
 import urllib.request
+import uuid
 
-from harness import ENV, ROOT, STACK_DIR, ExtraProcess, Workspace, free_port, metrics, stack, test, wait_until
+from harness import (ENV, ROOT, STACK_DIR, ExtraProcess, Workspace, expect, free_port,
+                     metrics, sql, stack, test, wait_until)
+from test_webhooks import _receiver
 
 BENCH = os.path.join(ROOT, "tests", "bench")
 
@@ -201,3 +204,62 @@ def each_service_migrates_and_exits_for_the_migrations_job():
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, (name, r.stdout[-500:], r.stderr[-500:])
         assert '"event":"migrated"' in r.stdout, (name, r.stdout[-500:])
+
+
+# The previous version's outbox statements, as its pods still run them during a rollout:
+# its responses services write events through `responses.outbox`, its dispatchers take them
+# there. That is now a view of the rows that hold one event (responses/007).
+PREVIOUS_WRITE = (
+    "WITH events AS (INSERT INTO responses.outbox (event_id, type, workspace_uuid, link_uuid,"
+    " response_uuid, payload) VALUES ('{event}', 'response.submitted', '{workspace}', '{link}',"
+    " '{response}', '{{\"type\":\"response.submitted\"}}')) SELECT 1")
+PREVIOUS_FAN_OUT = (
+    "WITH taken AS ("
+    "  DELETE FROM responses.outbox WHERE id IN ("
+    "    SELECT o.id FROM responses.outbox o WHERE NOT EXISTS ("
+    "      SELECT 1 FROM links.webhook_changes c WHERE c.link_uuid = o.link_uuid)"
+    "    ORDER BY o.id LIMIT 500 FOR UPDATE SKIP LOCKED)"
+    "  RETURNING id, event_id, type, workspace_uuid, link_uuid, payload, created_at)"
+    " SELECT string_agg(event_id::text, ',') FROM taken")
+
+
+def _psql(*statements):
+    """Runs statements in one session; returns what psql printed (notifications included)."""
+    r = subprocess.run(["psql", ENV["DATABASE_URL"], "-XAtq"], input=";\n".join(statements) + ";\n",
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    return r.stdout
+
+
+@test
+def the_previous_versions_outbox_statements_keep_working_and_never_take_a_one_shot_row():
+    ws = Workspace()
+    link = expect(ws.call("POST", "links/", json={"name": "Rollout", "slug": "rollout", "questions": [
+        {"prompt": "Why?", "type": "text", "field_key": "why"}]}), 201)
+    with _receiver() as rx:
+        endpoint = rx.endpoint()
+        expect(ws.call("POST", f"workspaces/{ws.uuid}/webhooks/", json={
+            "url": endpoint.url, "events": ["response.started", "response.submitted"]}), 201)
+        stack("stop-service", "webhooks")  # the events stay in the outbox meanwhile
+        try:
+            started = ws.start("rollout")
+            one_shot = ws.complete("rollout", {"why": "both events in one row"})
+            written = str(uuid.uuid4())
+            printed = _psql("LISTEN responses_outbox", PREVIOUS_WRITE.format(
+                event=written, workspace=ws.uuid, link=link["uuid"], response=uuid.uuid4()))
+            assert 'Asynchronous notification "responses_outbox"' in printed, printed
+            rows = sql(f"SELECT event_id, started_event_id FROM responses.outbox_events"
+                       f" WHERE link_uuid = '{link['uuid']}' ORDER BY id")
+            assert len(rows) == 3 and rows[1][1], rows  # the start, the one-shot row, the one written
+            taken = _psql("BEGIN", PREVIOUS_FAN_OUT, "ROLLBACK").split()[0].split(",")
+            assert sorted(taken) == sorted([rows[0][0], written]), (taken, rows)
+        finally:
+            stack("start-service", "webhooks")
+        # This version's dispatcher takes them all, the one-shot row as its two events.
+        got = endpoint.wait(4, 15)
+        ids = {d.headers["webhook-id"] for d in got}
+        assert ids == {rows[0][0], rows[1][1], rows[1][0], written}, (ids, rows)
+        about = {d.headers["webhook-id"]: d.json for d in got}
+        assert about[rows[1][1]]["type"] == "response.started"
+        assert about[rows[1][1]]["data"]["response"]["uuid"] == one_shot["uuid"]
+        assert about[rows[0][0]]["data"]["response"]["uuid"] == started["uuid"]

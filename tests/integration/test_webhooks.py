@@ -371,7 +371,8 @@ def a_receiver_that_never_answers_does_not_delay_a_healthy_one():
 
 @test
 def dispatch_statements_on_postgresql_prune_in_order_and_cost_what_they_take():
-    """The [.pg] cases of webhooks_tests: pruning goes oldest first past events still in use;
+    """The [.pg] cases of webhooks_tests: fan-out sends each event to the webhooks that want it
+    (a one-shot row as its two events); pruning goes oldest first past events still in use;
     every dispatcher statement reads as many pages for a backlog of 100,000 as for one of
     10,000 (dispatch_statements_cost_test.cc)."""
     tests = os.path.join(ROOT, "build", "services", "webhooks", "webhooks_tests")

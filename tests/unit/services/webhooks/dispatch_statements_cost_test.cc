@@ -6,86 +6,23 @@
 // under which a fan-out statement once ran for minutes (pg_dispatch_store.cc says why the
 // statements have the shapes they have).
 //
-// Runs in a database of its own, created beside DATABASE_URL's and dropped afterwards, with
-// the links, responses and webhooks schemas from services/*/migrations. Needs a database, so it
-// is hidden from the unit run ("[.pg]") and run by the integration tests
-// (tests/integration/test_webhooks.py); without one it fails rather than pass.
-#include <algorithm>
+// Runs in a database of its own (scratch_database.h). Needs a database, so it is hidden from
+// the unit run ("[.pg]") and run by the integration tests (tests/integration/test_webhooks.py);
+// without one it fails rather than pass.
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <pqxx/pqxx>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/core/ids.h"
-#include "common/pg/migrations.h"
 #include "common/webhooks/webhook_rules.h"
 #include "services/webhooks/pg_dispatch_store.h"
+#include "tests/unit/services/webhooks/scratch_database.h"
 
 using namespace feedback;
 using namespace feedback::webhooks;
 
 namespace {
-
-// A database of its own on DATABASE_URL's server, with the schemas the dispatcher reads.
-class ScratchDatabase {
- public:
-  ScratchDatabase() {
-    const char* url = std::getenv("DATABASE_URL");
-    REQUIRE(url != nullptr);
-    admin_url_ = url;
-    name_ = "dispatch_cost_" + newUuid().substr(0, 8);
-    const auto slash = admin_url_.rfind('/');
-    REQUIRE(slash != std::string::npos);
-    url_ = admin_url_.substr(0, slash + 1) + name_;
-    exec(admin_url_, "CREATE DATABASE " + name_);
-    for (const char* schema : {"links", "responses", "webhooks"}) migrate(schema);
-  }
-  ~ScratchDatabase() {
-    try {
-      exec(admin_url_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-    } catch (const std::exception&) {
-      // A database left behind is harmless: its name is the test's own.
-    }
-  }
-  ScratchDatabase(const ScratchDatabase&) = delete;
-  ScratchDatabase& operator=(const ScratchDatabase&) = delete;
-  const std::string& url() const { return url_; }
-
- private:
-  static void exec(const std::string& url, const std::string& statement) {
-    pqxx::connection c(url);
-    pqxx::nontransaction tx(c);
-    tx.exec(statement);
-  }
-
-  void migrate(const std::string& schema) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(
-             std::string(SOURCE_DIR) + "/services/" + schema + "/migrations")) {
-      files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    std::vector<std::string> names, sqls;
-    for (const auto& file : files) {
-      std::ifstream in(file);
-      std::stringstream sql;
-      sql << in.rdbuf();
-      names.push_back(file.filename().string());
-      sqls.push_back(sql.str());
-    }
-    std::vector<Migration> migrations;  // views of the strings above, which stay put now
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      migrations.push_back({std::stoi(names[i]), names[i], sqls[i]});
-    }
-    applyMigrations(url_, schema, migrations);
-  }
-
-  std::string admin_url_, url_, name_;
-};
 
 void exec(pqxx::connection& c, const std::string& statement) {
   pqxx::nontransaction tx(c);
@@ -150,7 +87,8 @@ std::string recordOf(const std::vector<Send>& sends) {
          literalArray(retry, "bigint") + "," + literalArray(no, "text") + ")";
 }
 
-// The queues of a workspace with a webhook that wants response.submitted.
+// The queues of a workspace with a webhook that wants both events (a one-shot row's
+// response.started is made as it is fanned out).
 struct Queues {
   std::string workspace = newUuid(), link = newUuid(), webhook = newUuid();
   std::string quiet_workspace = newUuid();  // no webhook: its events are dropped
@@ -160,7 +98,7 @@ struct Queues {
          "INSERT INTO webhooks.webhooks (uuid, workspace_uuid, url, events, enabled,"
          " secret_sealed) VALUES ('" +
              webhook + "', '" + workspace +
-             "', 'https://example.com/', '{response.submitted}', true, 'x')");
+             "', 'https://example.com/', '{response.started,response.submitted}', true, 'x')");
   }
   // `count` outbox rows, half of them in the workspace with the webhook: responses started,
   // and responses completed in one call (a row for both events).
@@ -211,7 +149,7 @@ Pages measure(pqxx::connection& c) {
 }  // namespace
 
 TEST_CASE("dispatch statements: pages read do not grow with the backlog", "[.pg]") {
-  ScratchDatabase db;
+  webhooks_test::ScratchDatabase db("dispatch_cost");
   pqxx::connection c(db.url());
   PgDispatchStore::prepareDispatcher(c);
   // libpqxx prepares a statement at its first use; EXPLAIN EXECUTE needs it now.
