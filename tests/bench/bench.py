@@ -19,6 +19,7 @@ import urllib.request
 import bench_media
 import bench_webhooks
 import stack_cpu
+import bench_processes
 from bench_processes import BenchProcess, free_port
 from nginx_server import Nginx
 
@@ -42,13 +43,7 @@ RARE_WORD = "zebracorn"  # in 0.1% of seeded responses (scripts/seed-responses)
 
 
 def stack_env(stack_dir=STACK_DIR):
-    env = {}
-    with open(os.path.join(stack_dir, "stack.env")) as f:
-        for line in f:
-            if "=" in line:
-                k, v = line.strip().split("=", 1)
-                env[k] = v.strip('"')
-    return env
+    return bench_processes.stack_env(stack_dir)
 
 
 def http(method, url, key, body=None, headers=None):

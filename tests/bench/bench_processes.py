@@ -13,6 +13,17 @@ PORTS = {"gateway": ("GATEWAY_PORT", "ADMIN_PORT"),
          "responses": ("RESPONSES_PORT", "RESPONSES_ADMIN_PORT")}
 
 
+def stack_env(stack_dir):
+    """The settings a stack wrote for its callers (STACK_DIR/stack.env)."""
+    env = {}
+    with open(os.path.join(stack_dir, "stack.env")) as f:
+        for line in f:
+            if "=" in line:
+                k, v = line.strip().split("=", 1)
+                env[k] = v.strip('"')
+    return env
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

@@ -20,6 +20,8 @@ import threading
 import time
 import urllib.request
 
+from bench_processes import stack_env
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 STACK_DIR = os.path.join(ROOT, ".run", "bench-webhooks")
@@ -37,13 +39,7 @@ def _stack(*args, **settings):
 
 
 def _env():
-    env = {}
-    with open(os.path.join(STACK_DIR, "stack.env")) as f:
-        for line in f:
-            if "=" in line:
-                k, v = line.strip().split("=", 1)
-                env[k] = v.strip('"')
-    return env
+    return stack_env(STACK_DIR)
 
 
 def _sql(env, query):

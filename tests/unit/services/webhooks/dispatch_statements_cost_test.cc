@@ -21,13 +21,9 @@
 
 using namespace feedback;
 using namespace feedback::webhooks;
+using webhooks_test::exec;
 
 namespace {
-
-void exec(pqxx::connection& c, const std::string& statement) {
-  pqxx::nontransaction tx(c);
-  tx.exec(statement);
-}
 
 // Pages a statement read or found in the buffer cache, from EXPLAIN (ANALYZE, BUFFERS) of its
 // execution, which is rolled back: the sum over its plan's nodes. A node counts its children's

@@ -13,13 +13,9 @@
 
 using namespace feedback;
 using namespace feedback::webhooks;
+using webhooks_test::exec;
 
 namespace {
-
-void exec(pqxx::connection& c, const std::string& statement) {
-  pqxx::nontransaction tx(c);
-  tx.exec(statement);
-}
 
 std::vector<std::string> column(pqxx::connection& c, const std::string& query) {
   pqxx::nontransaction tx(c);

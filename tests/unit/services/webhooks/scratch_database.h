@@ -1,7 +1,8 @@
 #pragma once
 // A database of its own for a test of the dispatcher's SQL, created beside DATABASE_URL's (on
 // the same server) and dropped afterwards, with the links, responses and webhooks schemas from
-// services/*/migrations: a test that sets statistics or fills queues disturbs no stack.
+// services/*/migrations: a test that sets statistics or fills queues disturbs no stack. And the
+// helpers such tests share.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -20,6 +21,12 @@ namespace webhooks_test {
 using feedback::Migration;
 using feedback::newUuid;
 
+// Runs one statement outside a transaction block.
+inline void exec(pqxx::connection& c, const std::string& statement) {
+  pqxx::nontransaction tx(c);
+  tx.exec(statement);
+}
+
 class ScratchDatabase {
  public:
   explicit ScratchDatabase(const std::string& purpose) {
@@ -30,12 +37,12 @@ class ScratchDatabase {
     const auto slash = admin_url_.rfind('/');
     REQUIRE(slash != std::string::npos);
     url_ = admin_url_.substr(0, slash + 1) + name_;
-    exec(admin_url_, "CREATE DATABASE " + name_);
+    execAt(admin_url_, "CREATE DATABASE " + name_);
     for (const char* schema : {"links", "responses", "webhooks"}) migrate(schema);
   }
   ~ScratchDatabase() {
     try {
-      exec(admin_url_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+      execAt(admin_url_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
     } catch (const std::exception&) {
       // A database left behind is harmless: its name is the test's own.
     }
@@ -45,10 +52,9 @@ class ScratchDatabase {
   const std::string& url() const { return url_; }
 
  private:
-  static void exec(const std::string& url, const std::string& statement) {
+  static void execAt(const std::string& url, const std::string& statement) {
     pqxx::connection c(url);
-    pqxx::nontransaction tx(c);
-    tx.exec(statement);
+    exec(c, statement);
   }
 
   void migrate(const std::string& schema) {
