@@ -366,8 +366,8 @@ Accepted<std::string> ResponsesService::createCompletedResponse(
 
   // Both events describe the completed response, as it was stored.
   std::string record = api::renderResponse(r);
-  auto events = makeCompletedEvents(now, form, record);
-  return {NewResponse{std::move(stored), std::move(events)}, std::move(record)};
+  auto both = makeCompletedEvents(now, form, record);
+  return {NewResponse{std::move(stored), std::move(both)}, std::move(record)};
 }
 
 bool ResponsesService::reviseAnswer(ResponsesStore& store, const std::string& workspace_uuid,

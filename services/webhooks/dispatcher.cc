@@ -19,8 +19,6 @@ constexpr auto kReconnectDelay = Millis(500);
 // How long a round fans out before it claims: while a backlog drains, the sends of events
 // already fanned out keep going.
 constexpr auto kFanOutSlice = Millis(100);
-// At most one line per this long about a fan-out that keeps failing.
-constexpr auto kWarnEvery = std::chrono::seconds(10);
 constexpr auto kBusyNap = Millis(50);
 // Beyond its sends' time, what a claim's lease allows for its attempt to be recorded.
 constexpr auto kRecordMargin = Millis(5000);
@@ -168,17 +166,20 @@ Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   }
   Round done;
   try {
-    done.more = fan_out && !fanOut(store);
+    if (fan_out) {
+      done.more = !fanOut(store);
+      if (fan_out_failing_) log::info("webhook_fan_out_working_again");
+      fan_out_failing_ = false;
+    }
   } catch (const pqxx::broken_connection&) {
     throw;
   } catch (const pqxx::sql_error& e) {
     // A fan-out that fails (a row it cannot take) must not stop the sends already queued:
-    // they are claimed below, and the fan-out is tried again at the next wake.
+    // they are claimed below. It is tried again at the next wake; the events behind it wait,
+    // shown by the warning, the counter and the outbox's growing lag.
     counters_.increment("webhook_fan_out_failures_total");
-    if (auto now = std::chrono::steady_clock::now(); now - fan_out_warned_at_ >= kWarnEvery) {
-      fan_out_warned_at_ = now;
-      log::warn("webhook_fan_out_failed", {{"error", e.what()}});
-    }
+    if (!fan_out_failing_) log::warn("webhook_fan_out_failing", {{"error", e.what()}});
+    fan_out_failing_ = true;
   }
   int room = settings_.max_in_flight - in_flight_.total();
   if (room <= 0) {  // a finished send wakes the loop

@@ -100,7 +100,8 @@ class Dispatcher {
   // The outbox's lag as last read (webhook_outbox_lag_seconds), and when it was read.
   std::atomic<double> outbox_lag_{0};
   std::chrono::steady_clock::time_point lag_read_at_{};
-  std::chrono::steady_clock::time_point fan_out_warned_at_{};
+  // The last fan-out failed: logged once when it starts, once when it ends (claim thread).
+  bool fan_out_failing_ = false;
   std::thread claim_thread_;
   std::thread io_thread_;
 };

@@ -44,11 +44,11 @@ constexpr const char* kOutboxLag = "webhooks_outbox_lag";
 constexpr const char* kOutboxLagSql =
     "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
     "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
-// The events of an outbox row `t`, in order: a one-shot row's response.started (NULL event_id
-// for other rows), then the row's own.
-#define EVENTS_OF_ROW                                                                          \
-  "LATERAL (VALUES (0, t.started_event_id, $2), (1, t.event_id, t.type)) AS e (nth, event_id," \
-  " type)"
+// Joins to each outbox row `t` its events `e`, in order: a one-shot row's response.started
+// (NULL event_id for other rows), then the row's own.
+#define WITH_EVENTS_OF_ROW                                                                 \
+  " CROSS JOIN LATERAL (VALUES (0, t.started_event_id, $2), (1, t.event_id, t.type)) AS e" \
+  " (nth, event_id, type)"
 constexpr const char* kFanOut = "webhooks_fan_out";
 constexpr const char* kFanOutSql =
     "WITH taken AS ("
@@ -59,8 +59,7 @@ constexpr const char* kFanOutSql =
     "  RETURNING id, event_id, type, started_event_id, workspace_uuid, link_uuid, payload,"
     "    created_at),"
     " targets AS ("
-    "  SELECT t.id, e.nth, e.event_id, w.uuid AS webhook_uuid FROM taken t CROSS "
-    "JOIN " EVENTS_OF_ROW
+    "  SELECT t.id, e.nth, e.event_id, w.uuid AS webhook_uuid FROM taken t" WITH_EVENTS_OF_ROW
     "  JOIN webhooks.webhooks w ON w.workspace_uuid = t.workspace_uuid AND w.enabled"
     "    AND e.type = ANY (w.events) AND (w.link_uuid IS NULL OR w.link_uuid = t.link_uuid)"
     "  WHERE e.event_id IS NOT NULL),"
@@ -71,7 +70,7 @@ constexpr const char* kFanOutSql =
     "  SELECT e.event_id, e.type, t.workspace_uuid, t.link_uuid, CASE WHEN e.nth = 1 THEN"
     "    t.payload WHEN starts_with(t.payload, $3) THEN $4 || substr(t.payload, length($3) + 1)"
     "    ELSE jsonb_set(t.payload::jsonb, '{type}', to_jsonb($2::text))::text END, t.created_at"
-    "  FROM taken t CROSS JOIN " EVENTS_OF_ROW
+    "  FROM taken t" WITH_EVENTS_OF_ROW
     " WHERE e.event_id IN (SELECT event_id FROM targets)"
     "  ON CONFLICT (event_id) DO NOTHING),"
     " queued AS ("
@@ -79,7 +78,7 @@ constexpr const char* kFanOutSql =
     "  SELECT webhook_uuid, event_id FROM targets ORDER BY id, nth RETURNING 1)"
     " SELECT (SELECT count(*) FROM taken),"
     "   (SELECT count(*) + count(started_event_id) FROM taken), (SELECT count(*) FROM queued)";
-#undef EVENTS_OF_ROW
+#undef WITH_EVENTS_OF_ROW
 
 // `hooks`: the webhooks that have sends queued, one index probe each (a skip scan of
 // pending_by_webhook_due; the last row is NULL).

@@ -19,8 +19,7 @@ import urllib.request
 import bench_media
 import bench_webhooks
 import stack_cpu
-import bench_processes
-from bench_processes import BenchProcess, free_port
+from bench_processes import BenchProcess, free_port, stack_env, workspace
 from nginx_server import Nginx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,10 +39,6 @@ SCALE_RESPONSES = int(os.environ.get("BENCH_SCALE_RESPONSES", "1000000"))
 # The throwaway CA whose certificate the stacks' dispatchers trust (scripts/bench makes it).
 CA_DIR = os.environ.get("BENCH_CA_DIR", os.path.join(ROOT, ".run", "bench-ca"))
 RARE_WORD = "zebracorn"  # in 0.1% of seeded responses (scripts/seed-responses)
-
-
-def stack_env(stack_dir=STACK_DIR):
-    return bench_processes.stack_env(stack_dir)
 
 
 def http(method, url, key, body=None, headers=None):
@@ -116,7 +111,9 @@ def wrk(url, script, key, connections=CONNECTIONS, duration=DURATION, extra_env=
     m = re.search(r"BENCH_RESULT (\{.*\})", out.stdout)
     if not m:
         raise SystemExit(f"bench: wrk failed: {out.stdout[-500:]} {out.stderr[-500:]}")
-    return json.loads(m.group(1))
+    r = json.loads(m.group(1))
+    r["errors"] = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
+    return r
 
 
 def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, stack=True,
@@ -133,7 +130,6 @@ def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, st
     if stack:
         after = stack_cpu.snapshot(stack_dir, pg_port, gateway_pid)
         r["cpu_us_per_request"] = stack_cpu.per_request(before, after, r["requests"])
-    r["errors"] = r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
     r["name"] = name
     r["connections"] = int(connections)
     return r
@@ -209,16 +205,16 @@ def main():
     os.makedirs(OUT_DIR, exist_ok=True)
     # A stop from outside ends the run as an error would: every process it started is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    if os.environ.get("BENCH_ONLY") == "webhooks":
+    only = os.environ.get("BENCH_ONLY", "")
+    if only not in ("", "webhooks"):
+        raise SystemExit(f"bench: BENCH_ONLY={only!r}: the only subset is 'webhooks'")
+    if only == "webhooks":
         return webhooks_only()
-    env = stack_env()
+    env = stack_env(STACK_DIR)
     base = env["BASE_URL"]
     ctl = shlex.split(env["FEEDBACKCTL"])
-    made = subprocess.run(ctl + ["workspace", "create", "--name", f"bench-{int(time.time())}",
-                                 "--plan", "enterprise", "--rate-limit", "1000000000"],
-                          capture_output=True, text=True, check=True)
-    key = json.loads(made.stdout)["api_key"]
-    bench_host = json.loads(made.stdout)["host"]
+    made = workspace(ctl, "bench")
+    key, bench_host = made["api_key"], made["host"]
 
     with open(os.path.join(HERE, "link_5_questions.json")) as f:
         link_body = json.load(f)
@@ -246,9 +242,7 @@ def main():
         for name in ("W1, rate limits on", "W1, rate limits off"):
             results.append(max((r for r in pair if r["name"] == name), key=lambda r: r["rps"]))
         # W5: a key over its limit, every answer 429.
-        over = subprocess.run(ctl + ["workspace", "create", "--name", f"bench-w5-{int(time.time())}",
-                                     "--plan", "free"], capture_output=True, text=True, check=True)
-        over_key = json.loads(over.stdout)["api_key"]
+        over_key = workspace(ctl, "bench-w5", plan="free", rate_limit=None)["api_key"]
         for _ in range(30):
             http("GET", base + "links/", over_key)
         check_refused(limited.url("/v1/links/"), over_key)

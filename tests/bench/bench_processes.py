@@ -1,5 +1,7 @@
-"""Processes of the bench's own beside the stack's: the rows that compare settings run on two
-of them, alike but for those settings."""
+"""Processes of the bench's own beside the stack's (the rows that compare settings run on two
+of them, alike but for those settings), and what every row needs of a stack: its settings and
+workspaces made on it."""
+import json
 import os
 import socket
 import subprocess
@@ -22,6 +24,16 @@ def stack_env(stack_dir):
                 k, v = line.strip().split("=", 1)
                 env[k] = v.strip('"')
     return env
+
+
+def workspace(ctl, name, plan="enterprise", rate_limit="1000000000"):
+    """A workspace made with feedbackctl (`ctl`: its command line), its key and host; the
+    default rate limit never throttles."""
+    args = ["workspace", "create", "--name", f"{name}-{int(time.time())}", "--plan", plan]
+    if rate_limit:
+        args += ["--rate-limit", rate_limit]
+    made = subprocess.run(ctl + args, capture_output=True, text=True, check=True)
+    return json.loads(made.stdout)
 
 
 def free_port():

@@ -20,7 +20,7 @@ import threading
 import time
 import urllib.request
 
-from bench_processes import stack_env
+from bench_processes import stack_env, workspace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -72,7 +72,6 @@ class Sink:
     """webhook_sink.js: an HTTPS receiver with the stack's webhook CA's certificate."""
 
     def __init__(self, ca_dir):
-        self.ca_dir = ca_dir
         self.proc = subprocess.Popen(["node", os.path.join(HERE, "webhook_sink.js"), ca_dir],
                                      stdout=subprocess.PIPE, text=True)
         self.port = int(self.proc.stdout.readline())
@@ -90,18 +89,6 @@ class Sink:
         self.proc.terminate()
         out = self.proc.communicate(timeout=30)[0].strip().splitlines()
         return json.loads(out[-1])
-
-
-def _errors(r):
-    """Answers other than 2xx and socket errors of one wrk run."""
-    return r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
-
-
-def _workspace(ctl, name):
-    made = subprocess.run(ctl + ["workspace", "create", "--name", f"{name}-{int(time.time())}",
-                                 "--plan", "enterprise", "--rate-limit", "1000000000"],
-                          capture_output=True, text=True, check=True)
-    return json.loads(made.stdout)
 
 
 def _outbox_events(env):
@@ -184,7 +171,7 @@ def _catch_up(env, tools, targets):
     rate = backlog / (last - before) if before is not None and last is not None and last > before else 0.0
     print(f"bench: W8 catch-up: {backlog:,} events of {piled['requests']:,} submissions fanned out "
           f"at {rate:,.0f} events/s", flush=True)
-    return {"submissions": piled["requests"], "errors": _errors(piled), "events": backlog,
+    return {"submissions": piled["requests"], "errors": piled["errors"], "events": backlog,
             "events_per_second": rate}
 
 
@@ -206,7 +193,7 @@ def _bursts(env, tools, targets, sink, hooked):
             r = tools.wrk(targets["url"], "intake_submit.lua", None, duration=f"{BURST_SECONDS}s",
                           extra_env={"BENCH_TARGETS": targets["both"]})
             submissions += r["requests"]
-            errors += _errors(r)
+            errors += r["errors"]
         ended = time.time()
         expected = _submitted_into(env, hooked)
         stats = _wait_delivered(sink, expected)
@@ -232,7 +219,7 @@ def webhook_delivery(env, tools, gateway, link_body, ca_dir):
     started = time.monotonic()
     while _outbox_events(env) > 0 and time.monotonic() - started < 300:
         time.sleep(0.5)
-    ws = _workspace(ctl, "bench-w6")
+    ws = workspace(ctl, "bench-w6")
     sink = Sink(ca_dir)
     try:
         tools.http("POST", f"{base}workspaces/{ws['workspace_uuid']}/webhooks/", ws["api_key"],
@@ -263,7 +250,7 @@ def rows(tools, link_body, ca_dir):
         env = _env()
         ctl = shlex.split(env["FEEDBACKCTL"])
         base = env["BASE_URL"]
-        hooked, quiet = _workspace(ctl, "bench-w8-hooked"), _workspace(ctl, "bench-w8-quiet")
+        hooked, quiet = workspace(ctl, "bench-w8-hooked"), workspace(ctl, "bench-w8-quiet")
         for ws in (hooked, quiet):
             tools.http("POST", base + "links/", ws["api_key"], dict(link_body, slug="w8"))
         gateway = StackGateway(env)

@@ -609,10 +609,11 @@ function control(q) {
 // Groups of inputs are fieldsets with the prompt as legend; single inputs are labelled by it.
 const GROUPED = new Set(["multiple_choice", "rating", "yes_no", "image_choice"]);
 
-function questionSection(q, number) {
+// The number is set as the question shows (refresh): conditions may hide some before it.
+function questionSection(q) {
   const key = q.field_key;
   const grouped = GROUPED.has(q.type);
-  const heading = [el("span", { class: "number", "aria-hidden": "true", text: `${number}` }), el("span", { class: "prompt", text: q.prompt })];
+  const heading = [el("span", { class: "number", "aria-hidden": "true", text: q.type === "help_block" ? "i" : "" }), el("span", { class: "prompt", text: q.prompt })];
   if (q.required) heading.push(el("span", { class: "required", "aria-hidden": "true", text: " *" }), el("span", { class: "visually-hidden", text: " (required)" }));
   let title;
   if (grouped) title = el("legend", {}, ...heading);
@@ -711,8 +712,7 @@ function render() {
   if (form.status !== "active") return; // the page already says the link is paused
   const list = el("form", { id: "questions", novalidate: true, onsubmit: submit });
   const progress = el("div", { id: "progress", class: "progress", role: "progressbar", "aria-label": "Progress", "aria-valuemin": "0" }, el("div", { class: "track" }, el("div", { class: "fill" })), el("span", { class: "label" }));
-  // Questions are numbered as they show (refresh): conditions may hide some.
-  for (const q of questions) list.append(questionSection(q, q.type === "help_block" ? "i" : ""));
+  for (const q of questions) list.append(questionSection(q));
   list.append(el("p", { id: "form-error", class: "form-error", role: "alert" }), el("button", { type: "submit", id: "submit", class: "primary", text: "Send my answers" }));
   app.replaceChildren(progress, list, el("p", { id: "status", class: "visually-hidden", role: "status" }));
   refresh();
