@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/core/ascii.h"
+
 namespace feedback {
 namespace {
 
@@ -108,8 +110,7 @@ bool isPrivateAddress(const unsigned char* bytes, std::size_t size) {
 }
 
 bool isPrivateHost(std::string_view host) {
-  std::string h(host);
-  for (auto& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string h = asciiLowercase(host);
   while (!h.empty() && h.back() == '.') h.pop_back();
   if (h == "localhost" || endsWith(h, ".localhost") || h == "metadata.google.internal") {
     return true;

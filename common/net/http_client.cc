@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/core/ascii.h"
 #include "common/net/http_exchange.h"
 
 namespace asio = boost::asio;
@@ -61,12 +62,6 @@ namespace {
 
 // Far beyond any retry schedule, and small enough that callers can convert it to any unit.
 constexpr std::int64_t kMaxRetryAfter = std::numeric_limits<std::int32_t>::max();
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool allDigits(std::string_view s) {
   if (s.empty()) return false;
@@ -158,7 +153,7 @@ std::optional<std::chrono::system_clock::time_point> parseHttpDate(std::string_v
 
 std::optional<std::chrono::seconds> parseRetryAfter(std::string_view value,
                                                     std::chrono::system_clock::time_point now) {
-  value = trim(value);
+  value = trim(value, kHttpWhitespace);
   if (allDigits(value)) {
     std::int64_t seconds = kMaxRetryAfter;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/core/ascii.h"
 #include "common/core/limits.h"
 
 namespace feedback::questions {
@@ -154,15 +155,10 @@ bool isAllowedFileType(const Question& question, std::string_view content_type) 
   if (!isMediaType(content_type)) return false;
   const boost::json::value* allowed = setting(question, "allowed_types");
   if (!allowed || !allowed->is_array() || allowed->as_array().empty()) return true;
-  auto lower = [](std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-  };
-  const std::string type = lower(content_type);
+  const std::string type = asciiLowercase(content_type);
   for (const auto& item : allowed->as_array()) {
     if (!item.is_string()) continue;
-    const std::string pattern = lower(item.as_string());
+    const std::string pattern = asciiLowercase(item.as_string());
     if (pattern == type) return true;
     if (pattern.size() > 2 && pattern.compare(pattern.size() - 2, 2, "/*") == 0 &&
         type.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0) {

@@ -2,23 +2,18 @@
 
 #include <cmath>
 
+#include "common/core/ascii.h"
 #include "common/core/errors.h"
 #include "common/questions/answer_rules.h"
 
 namespace feedback::questions {
 namespace {
 
-std::string lowerAscii(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool textEquals(const boost::json::value& answer, const boost::json::value& expected) {
   if (answer.is_string()) return expected.is_string() && answer.as_string() == expected.as_string();
   if (answer.is_bool()) {
     if (!expected.is_string()) return false;
-    std::string word = lowerAscii(expected.as_string());
+    std::string word = asciiLowercase(expected.as_string());
     return answer.as_bool() ? (word == "true" || word == "yes") : (word == "false" || word == "no");
   }
   auto a = numericValue(answer), e = numericValue(expected);
@@ -27,7 +22,7 @@ bool textEquals(const boost::json::value& answer, const boost::json::value& expe
 
 bool textContains(const boost::json::value& answer, std::string_view keyword) {
   if (!answer.is_string()) return false;
-  return lowerAscii(answer.as_string()).find(lowerAscii(keyword)) != std::string::npos;
+  return asciiLowercase(answer.as_string()).find(asciiLowercase(keyword)) != std::string::npos;
 }
 
 std::string answerMessage(const ErrorDetails& details, std::string_view what) {

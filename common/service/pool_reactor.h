@@ -4,34 +4,32 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <chrono>
 #include <functional>
 #include <string_view>
 
 #include "common/core/counters.h"
 #include "common/pg/pg_pool.h"
+#include "common/service/call_meter.h"
 
 namespace feedback::service {
 
-// One unary call's reactor, request id and metrics: finish() counts the call as
-// rpc_total{method,code} and answers it. Copyable, so that whoever answers can hold it.
+// One unary call's reactor, request id and metrics: finish() records the call (CallMeter) and
+// answers it. Copyable, so that whoever answers can hold it.
 class UnaryCall {
  public:
-  UnaryCall(grpc::CallbackServerContext* context, Counters& counters, std::string_view method);
+  UnaryCall(grpc::CallbackServerContext* context, Counters& counters, std::string_view method)
+      : reactor_(context->DefaultReactor()), meter_(context, counters, method) {}
   grpc::ServerUnaryReactor* reactor() const { return reactor_; }
-  const std::string& requestId() const { return request_id_; }
-  // The trace the caller's traceparent names; empty when it sent none.
-  const std::string& traceId() const { return trace_id_; }
-  void finish(const grpc::Status& status) const;
+  const std::string& requestId() const { return meter_.requestId(); }
+  const std::string& traceId() const { return meter_.traceId(); }
+  void finish(const grpc::Status& status) const {
+    meter_.record(status);
+    reactor_->Finish(status);
+  }
 
  private:
   grpc::ServerUnaryReactor* reactor_;
-  Counters* counters_;
-  std::string series_;
-  std::string request_id_;
-  std::string trace_id_;
-  std::string method_;
-  std::chrono::steady_clock::time_point started_;
+  CallMeter meter_;
 };
 
 // Runs `body` on a pool worker's session, the database's failures made the contract's: a lost

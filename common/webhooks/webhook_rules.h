@@ -1,8 +1,8 @@
 #pragma once
-// What a webhook is allowed to be and how its deliveries are signed, stated once: the events
-// (SPEC.md "Events"), URL and secret rules (API-CONTRACT.md section 4) and the Standard
-// Webhooks signature (section 6). The links service checks on_finished with them, the webhooks
-// service its API's input, and the dispatcher signs with them.
+// What a webhook is allowed to be and how its deliveries are signed, stated once: the events,
+// URL and secret rules and the Standard Webhooks signature (docs/api.md "Events and webhooks").
+// The links service checks on_finished with them, the webhooks service its API's input, and the
+// dispatcher signs with them.
 
 #include <array>
 #include <cstdint>
@@ -19,11 +19,15 @@ bool isEventType(std::string_view type);
 
 // A response completed in one call is one outbox row for both its events (the row's
 // started_event_id, responses/007): the row is its response.submitted event, whose payload
-// begins with the event's type (events.cc writes it first); response.started's payload is the
+// begins with the event's type (event_payload.h writes it first); response.started's payload is the
 // same bytes with the first prefix below swapped for the second, which the dispatcher does as
 // it fans the row out, and only for a webhook that wants that event (most want the other).
 inline constexpr std::string_view kSubmittedPayloadPrefix = R"({"type":"response.submitted",)";
 inline constexpr std::string_view kStartedPayloadPrefix = R"({"type":"response.started",)";
+
+// The channel the responses outbox's trigger notifies when events are written (responses
+// migration 002, checked against this by the responses tests) and the dispatchers LISTEN on.
+inline constexpr std::string_view kOutboxChannel = "responses_outbox";
 
 inline constexpr std::size_t kMaxUrlLength = 2048;
 inline constexpr std::size_t kMaxSecretLength = 255;
@@ -43,7 +47,7 @@ void checkSecret(std::string_view secret, const std::string& field);
 std::string generateSecret();
 
 // The HMAC key of a secret: the base64-decoded rest of a "whsec_" secret, else (no prefix,
-// or no base64 after it) the secret's own bytes, as API-CONTRACT.md section 6 says.
+// or no base64 after it) the secret's own bytes (docs/api.md "Events and webhooks").
 std::string signingKey(std::string_view secret);
 
 // The webhook-signature header: "v1," + base64 of HMAC-SHA256 over "{id}.{timestamp}.{body}".

@@ -4,6 +4,7 @@
 #include <boost/json/serialize.hpp>
 #include <set>
 
+#include "common/core/ascii.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
 #include "common/core/log.h"
@@ -27,34 +28,12 @@ constexpr std::size_t kMaxSettingText = 2000;
 constexpr int kMaxOrder = 1000000;
 constexpr std::string_view kDefaultThankYou = "Thanks for your response!";
 
-std::string trimmed(const std::string& text) {
-  auto first = text.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string::npos) return {};
-  auto last = text.find_last_not_of(" \t\r\n\f\v");
-  return text.substr(first, last - first + 1);
-}
-
-// Lowercase ASCII letters and digits joined by single `separator`s, at most `limit` long.
-std::string normalizeWords(const std::string& text, char separator, std::size_t limit) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) && c < 0x80) {
-      out += static_cast<char>(std::tolower(c));
-    } else if (!out.empty() && out.back() != separator) {
-      out += separator;
-    }
-  }
-  if (out.size() > limit) out.resize(limit);
-  while (!out.empty() && out.back() == separator) out.pop_back();
-  return out;
-}
-
 [[noreturn]] void invalid(const std::string& path, const std::string& problem) {
   throw ApiError(ErrorCode::kValidationError, "'" + path + "' " + problem + ".", {{path, problem}});
 }
 
 std::string requireName(const std::string& name) {
-  if (trimmed(name).empty()) throw ApiError(ErrorCode::kNameRequired, "A name is required.");
+  if (trim(name).empty()) throw ApiError(ErrorCode::kNameRequired, "A name is required.");
   requireStorableText(name, "name");
   if (name.size() > kMaxNameLength) invalid("name", "must be at most 200 characters");
   return name;
@@ -133,12 +112,12 @@ struct Draft {
 }  // namespace
 
 std::string slugFromName(const std::string& name) {
-  std::string slug = normalizeWords(name, '-', kMaxSlugLength - 8);
+  std::string slug = nameToSlug(name, '-', kMaxSlugLength - 8);
   return slug.empty() ? "link" : slug;
 }
 
 std::string fieldKeyFromPrompt(const std::string& prompt) {
-  std::string key = normalizeWords(prompt, '_', kMaxFieldKeyLength - 4);
+  std::string key = nameToSlug(prompt, '_', kMaxFieldKeyLength - 4);
   return key.empty() ? "question" : key;
 }
 
@@ -169,7 +148,7 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
     const auto& d = drafts[i];
     Draft p{&d, "questions[" + std::to_string(i) + "]", {}, {}, {}};
     std::string prompt = d.has_prompt() ? d.prompt() : std::string();
-    if (trimmed(prompt).empty()) invalid(p.path + ".prompt", "is required");
+    if (trim(prompt).empty()) invalid(p.path + ".prompt", "is required");
     requireStorableText(prompt, p.path + ".prompt");
     if (prompt.size() > kMaxPromptLength)
       invalid(p.path + ".prompt", "must be at most 2000 characters");

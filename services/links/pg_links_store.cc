@@ -7,11 +7,11 @@
 
 #include "common/core/errors.h"
 #include "common/core/json_writer.h"
+#include "common/pg/sql_text.h"
 
 namespace feedback::links {
 namespace {
 
-#define MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
 #define LINK_COLUMNS                                                                      \
   "uuid, name, slug, status, description, thank_you_message, redirect_url, tts_enabled, " \
   "live_transcription, " MICROS("date_created") ", " MICROS("date_updated") ", version, questions"
@@ -92,14 +92,8 @@ constexpr const char* kForgetWebhookChangeSql = "DELETE FROM links.webhook_chang
 
 #undef FILTER
 #undef LINK_COLUMNS
-#undef MICROS
 
 constexpr int kQuestionsColumn = 12;
-
-// NULL for an absent optional string.
-const char* optional(bool present, const std::string& value) {
-  return present ? value.c_str() : nullptr;
-}
 
 // The stored form of a link's questions: a JSON array in display order. A timestamp of 0
 // stands for the link's date_created (questions made with their link); PATCH stores the
@@ -209,10 +203,11 @@ LinksStore::InsertOutcome PgLinksStore::insertLink(const std::string& workspace_
     const auto& s = link.settings();
     auto rows = tx.exec_prepared(
         kInsertLink, link.uuid(), workspace_uuid, link.name(), link.slug(), link.status(),
-        optional(s.has_description(), s.description()), s.thank_you_message(),
-        optional(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(), s.live_transcription(),
-        optional(!on_finished.webhook_url.empty(), on_finished.webhook_url),
-        optional(!on_finished.sealed_secret.empty(), on_finished.sealed_secret),
+        sql::nullUnless(s.has_description(), s.description()), s.thank_you_message(),
+        sql::nullUnless(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(),
+        s.live_transcription(),
+        sql::nullUnless(!on_finished.webhook_url.empty(), on_finished.webhook_url),
+        sql::nullUnless(!on_finished.sealed_secret.empty(), on_finished.sealed_secret),
         questionsJson(link));
     if (rows.empty()) return false;
     link.set_date_created_micros(rows[0][0].as<int64_t>());
@@ -301,11 +296,11 @@ LinksStore::UpdateOutcome PgLinksStore::updateLink(
   try {
     // A subtransaction keeps the transaction usable when the new slug is taken.
     pqxx::subtransaction save(tx, "update_link");
-    auto row =
-        save.exec_prepared1(kUpdateLink, updated.uuid(), updated.name(), updated.slug(),
-                            updated.status(), optional(s.has_description(), s.description()),
-                            s.thank_you_message(), optional(s.has_redirect_url(), s.redirect_url()),
-                            s.tts_enabled(), s.live_transcription(), questionsJson(updated), now);
+    auto row = save.exec_prepared1(
+        kUpdateLink, updated.uuid(), updated.name(), updated.slug(), updated.status(),
+        sql::nullUnless(s.has_description(), s.description()), s.thank_you_message(),
+        sql::nullUnless(s.has_redirect_url(), s.redirect_url()), s.tts_enabled(),
+        s.live_transcription(), questionsJson(updated), now);
     save.commit();
     updated.set_version(row[0].as<int64_t>());
     updated.set_date_updated_micros(now);

@@ -1,8 +1,7 @@
 #include "services/responses/events.h"
 
 #include "common/core/ids.h"
-#include "common/core/json_writer.h"
-#include "common/core/time.h"
+#include "common/webhooks/event_payload.h"
 
 namespace feedback::responses {
 
@@ -12,23 +11,8 @@ OutboxEvent makeEvent(std::string_view type, int64_t at_micros, const IntakeForm
   event.event_id = newUuid();
   event.type = std::string(type);
   const auto& link = form.link();
-  JsonWriter json(event.payload);
-  json.beginObject()
-      .field("type", type)
-      .field("timestamp", formatTimestamp(at_micros))
-      .key("data")
-      .beginObject()
-      .field("workspace_uuid", form.workspaceUuid())
-      .key("link")
-      .beginObject()
-      .field("uuid", link.uuid())
-      .field("name", link.name())
-      .field("slug", link.slug())
-      .endObject()
-      .key("response")
-      .raw(record)
-      .endObject()
-      .endObject();
+  webhooks::writeEventPayload(event.payload, type, at_micros, form.workspaceUuid(),
+                              {link.uuid(), link.name(), link.slug()}, record);
   return event;
 }
 

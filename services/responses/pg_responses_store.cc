@@ -150,10 +150,6 @@ int countShard() {
   return shard;
 }
 
-const char* optional(bool present, const std::string& value) {
-  return present ? value.c_str() : nullptr;
-}
-
 // Insight jobs as array parameters (workspace and response: only where a batch needs them).
 struct InsightJobArrays {
   PgArray workspace{PgArray::Element::kUuid}, response{PgArray::Element::kUuid},
@@ -312,10 +308,11 @@ bool PgResponsesStore::updateResponse(
   InsightJobArrays jobs;
   for (const auto& job : stored.insight_jobs) jobs.add(job);
   tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), r.answers_json(), searchTextOf(stored),
-                   optional(completed, submitted), event ? event->event_id.c_str() : nullptr,
+                   sql::nullUnless(completed, submitted), event ? event->event_id.c_str() : nullptr,
                    event ? event->type.c_str() : nullptr, event ? event->payload.c_str() : nullptr,
-                   countShard(), change->completes, optional(completed, facts), jobs.answer.param(),
-                   jobs.question.param(), jobs.custom_fields.param(), jobs.text.param());
+                   countShard(), change->completes, sql::nullUnless(completed, facts),
+                   jobs.answer.param(), jobs.question.param(), jobs.custom_fields.param(),
+                   jobs.text.param());
   tx.commit();
   return true;
 }
@@ -410,8 +407,8 @@ int64_t PgResponsesStore::startedCount(const std::string& workspace_uuid,
   const std::string until_text = until ? std::to_string(*until) : std::string();
   return tx
       .exec_prepared1(kStartedCount, workspace_uuid, link_uuid,
-                      optional(since.has_value(), since_text),
-                      optional(until.has_value(), until_text))[0]
+                      sql::nullUnless(since.has_value(), since_text),
+                      sql::nullUnless(until.has_value(), until_text))[0]
       .as<int64_t>();
 }
 

@@ -2,10 +2,10 @@
 
 #include <pqxx/pqxx>
 
+#include "common/pg/sql_text.h"
+
 namespace feedback::tokens {
 namespace {
-
-#define MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
 
 constexpr const char* kInsertWorkspace = "tokens_insert_workspace";
 constexpr const char* kInsertWorkspaceSql =
@@ -62,8 +62,6 @@ constexpr const char* kRevokeKey = "tokens_revoke_key";
 constexpr const char* kRevokeKeySql =
     "UPDATE tokens.api_keys SET revoked_at = clock_timestamp() "
     "WHERE workspace_uuid = $1 AND uuid = $2 AND revoked_at IS NULL RETURNING key_hash";
-
-#undef MICROS
 
 std::vector<std::string> splitScopes(const std::string& joined) {
   std::vector<std::string> out;

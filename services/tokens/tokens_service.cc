@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/core/ascii.h"
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
@@ -19,17 +20,12 @@ constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kKeyRandomLength = 40;
 constexpr std::size_t kKeyPrefixLength = 12;
 constexpr int kSubdomainAttempts = 5;
-
-std::string trimmed(const std::string& text) {
-  auto first = text.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string::npos) return {};
-  auto last = text.find_last_not_of(" \t\r\n\f\v");
-  return text.substr(first, last - first + 1);
-}
+// Leaves room for the suffix a taken subdomain gets.
+constexpr std::size_t kMaxSubdomainFromName = 40;
 
 // NAME_REQUIRED when absent or blank; VALIDATION_ERROR when too long.
 std::string requireName(const std::optional<std::string>& name) {
-  std::string value = name ? trimmed(*name) : std::string();
+  std::string value = name ? std::string(trim(*name)) : std::string();
   if (value.empty()) throw ApiError(ErrorCode::kNameRequired, "A name is required.");
   requireStorableText(value, "name");
   if (value.size() > kMaxNameLength) {
@@ -102,17 +98,7 @@ std::string generateApiKey() {
 }
 
 std::string subdomainFromName(const std::string& name) {
-  std::string out;
-  for (unsigned char c : name) {
-    if (std::isalnum(c)) {
-      out += static_cast<char>(std::tolower(c));
-    } else if (!out.empty() && out.back() != '-') {
-      out += '-';
-    }
-  }
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  if (out.size() > 40) out.resize(40);
-  while (!out.empty() && out.back() == '-') out.pop_back();
+  std::string out = nameToSlug(name, '-', kMaxSubdomainFromName);
   return out.empty() ? "workspace" : out;
 }
 

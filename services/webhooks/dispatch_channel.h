@@ -1,10 +1,11 @@
 #pragma once
 // The PostgreSQL notification channels that wake the dispatchers, so that they need not poll.
 
+#include "common/webhooks/webhook_rules.h"
+
 namespace feedback::webhooks {
 
-// Events written to responses.outbox_events (its trigger, responses migration 002).
-inline constexpr const char* kOutboxChannel = "responses_outbox";
+using webhooks::kOutboxChannel;  // events written to responses.outbox_events
 // Sends queued by the API (redeliveries, test events).
 inline constexpr const char* kPendingChannel = "webhooks_pending";
 

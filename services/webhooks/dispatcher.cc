@@ -26,8 +26,8 @@ constexpr auto kRecordMargin = Millis(5000);
 // LISTEN on a channel; notifications only wake the loop, their payloads are not needed.
 class Wakeup final : public pqxx::notification_receiver {
  public:
-  Wakeup(pqxx::connection_base& connection, const std::string& channel)
-      : pqxx::notification_receiver(connection, channel) {}
+  Wakeup(pqxx::connection_base& connection, std::string_view channel)
+      : pqxx::notification_receiver(connection, std::string(channel)) {}
   void operator()(const std::string&, int) override {}
 };
 

@@ -2,12 +2,12 @@
 
 #include <pqxx/pqxx>
 
+#include "common/pg/sql_text.h"
 #include "services/webhooks/dispatch_channel.h"
 
 namespace feedback::webhooks {
 namespace {
 
-#define MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
 #define WEBHOOK_COLUMNS                                                   \
   "uuid, url, array_to_string(events, ','), enabled, link_uuid, " MICROS( \
       "date_created") ", " MICROS("date_updated") ", workspace_uuid, secret_sealed"
@@ -79,11 +79,6 @@ constexpr const char* kQueueEventSql =
     " VALUES ($1, $2, $8, true)";
 
 #undef WEBHOOK_COLUMNS
-#undef MICROS
-
-const char* optional(const std::string& value) {
-  return value.empty() ? nullptr : value.c_str();
-}
 
 std::string joined(const v1::Webhook& hook) {
   std::string out;
@@ -132,8 +127,8 @@ void PgWebhooksStore::insertWebhook(WebhookRecord& record) {
   auto& hook = record.webhook;
   pqxx::work tx(connection_);
   auto row = tx.exec_prepared1(kInsertWebhook, hook.uuid(), record.workspace_uuid,
-                               optional(hook.link_uuid()), hook.url(), joined(hook), hook.enabled(),
-                               record.sealed_secret);
+                               sql::nullIfEmpty(hook.link_uuid()), hook.url(), joined(hook),
+                               hook.enabled(), record.sealed_secret);
   tx.commit();
   hook.set_date_created_micros(row[0].as<int64_t>());
   hook.set_date_updated_micros(row[1].as<int64_t>());
@@ -234,7 +229,7 @@ void PgWebhooksStore::queue(const std::string& webhook_uuid, const std::string& 
                             const QueuedEvent& event) {
   pqxx::work tx(connection_);
   tx.exec_prepared(kQueueEvent, webhook_uuid, event.event_id, event.type, workspace_uuid,
-                   optional(event.link_uuid), event.payload, event.test, event.redelivery);
+                   sql::nullIfEmpty(event.link_uuid), event.payload, event.test, event.redelivery);
   tx.exec("NOTIFY " + std::string(kPendingChannel));
   tx.commit();
 }

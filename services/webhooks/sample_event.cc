@@ -4,6 +4,7 @@
 #include "common/core/ids.h"
 #include "common/core/json_writer.h"
 #include "common/core/time.h"
+#include "common/webhooks/event_payload.h"
 #include "common/webhooks/webhook_rules.h"
 
 namespace feedback::webhooks {
@@ -78,23 +79,12 @@ QueuedEvent sampleEvent(const std::string& workspace_uuid, const std::string& li
   event.type = std::string(kResponseSubmitted);
   event.link_uuid = link_uuid;
   event.test = true;
-  JsonWriter json(event.payload);
-  json.beginObject()
-      .field("type", kResponseSubmitted)
-      .field("timestamp", formatTimestamp(now))
-      .field("test", true)
-      .key("data")
-      .beginObject()
-      .field("workspace_uuid", workspace_uuid)
-      .key("link")
-      .beginObject()
-      .field("uuid", response.link_uuid())
-      .field("name", "Sample feedback link")
-      .field("slug", "sample-feedback-link")
-      .endObject()
-      .key("response");
+  std::string record;
+  JsonWriter json(record);
   api::writeResponse(json, response);
-  json.endObject().endObject();
+  writeEventPayload(event.payload, kResponseSubmitted, now, workspace_uuid,
+                    {response.link_uuid(), "Sample feedback link", "sample-feedback-link"}, record,
+                    /*test=*/true);
   return event;
 }
 

@@ -1,4 +1,4 @@
-"""Respondents' media (API-CONTRACT.md section 10): the intake page, uploads of files and
+"""Respondents' media (docs/api.md "Media"): the intake page, uploads of files and
 recordings, signed URLs, transcription, prompts read aloud and live transcription."""
 import hashlib
 import json
@@ -7,7 +7,8 @@ import urllib.parse
 import uuid
 
 import media_files
-from harness import ENV, ExtraProcess, Workspace, dispatch_paused, expect, intake, request, sql, test, wait_until
+from harness import (ENV, ExtraProcess, Workspace, dispatch_paused, expect, intake, metrics, request, sql, test,
+                     wait_until)
 
 MIB = 1024 * 1024
 
@@ -90,6 +91,26 @@ def file_upload_round_trip_and_chunks():
     sent = next(a for a in payload["data"]["response"]["answers"] if a["field_key"] == "doc")["value"]["url"]
     assert f"/media/{blob}?expires=" in sent and "signature=" in sent, sent
     assert _get(sent).body == body
+
+
+def _timed_calls(method):
+    """How many calls of `method` the responses service has timed (rpc_duration_seconds)."""
+    return metrics(ENV["RESPONSES_ADMIN_URL"]).get(f'rpc_duration_seconds_count{{method="{method}"}}', 0)
+
+
+@test
+def streaming_calls_are_counted_and_timed_like_unary_ones():
+    ws = Workspace()
+    _files_link(ws, slug="metered")
+    st = ws.start("metered")
+    before = {m: _timed_calls(m) for m in ("UploadAnswerMedia", "ReadMedia")}
+    a = expect(_upload(ws, "metered", st, "doc", media_files.pdf(1000), "application/pdf"), 200)
+    assert _get(a["value"]["url"]).status == 200
+    for method, count in before.items():
+        assert _timed_calls(method) >= count + 1, method
+    counted = metrics(ENV["RESPONSES_ADMIN_URL"])
+    assert counted.get('rpc_total{method="UploadAnswerMedia",code="OK"}', 0) >= 1, counted
+    assert counted.get('rpc_total{method="ReadMedia",code="OK"}', 0) >= 1, counted
 
 
 @test
@@ -296,6 +317,7 @@ def live_transcription_streams_partials_and_stores_the_answer():
     assert abs(answer["duration"] - len(pcm) / 32000) < 0.05, answer
     rec = expect(ws.submit("live", st), 200)
     assert _answer(rec, "said")["transcription"] == final["text"], rec
+    assert _timed_calls("TranscribeLive") >= 1
 
 
 @test

@@ -4,22 +4,14 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "common/core/ascii.h"
+
 namespace feedback::gateway {
-namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-}  // namespace
-
 std::vector<std::string> splitList(std::string_view text) {
   std::vector<std::string> out;
   while (!text.empty()) {
     auto comma = text.find(',');
-    auto item = trim(text.substr(0, comma));
+    auto item = trim(text.substr(0, comma), kHttpWhitespace);
     if (!item.empty()) out.emplace_back(item);
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
@@ -87,7 +79,7 @@ std::string_view ClientAddresses::hostOf(const HttpRequest& request) const {
   if (auto comma = forwarded.rfind(','); comma != std::string_view::npos) {
     forwarded.remove_prefix(comma + 1);
   }
-  forwarded = trim(forwarded);
+  forwarded = trim(forwarded, kHttpWhitespace);
   return forwarded.empty() ? request.header("host") : forwarded;
 }
 

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/core/ascii.h"
 #include "common/core/log.h"
 #include "services/gateway/http/websocket_session.h"
 
@@ -38,12 +39,6 @@ constexpr std::chrono::seconds kDrainTimeout{5};
 // mobile data (64 kbit/s) keeps it going, a client trickling bytes to hold the upload budget
 // does not.
 constexpr std::size_t kSlowestUploadBytesPerSecond = 8 * 1024;
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 class Session;
 
@@ -232,7 +227,7 @@ class Session : public std::enable_shared_from_this<Session> {
     request.target = std::string(message.target());
     request.headers.reserve(8);
     for (const auto& field : message) {
-      request.headers.emplace_back(lowercase(field.name_string()), std::string(field.value()));
+      request.headers.emplace_back(asciiLowercase(field.name_string()), std::string(field.value()));
     }
     request.body = std::move(message.body());
     request.remote_address = remote_;

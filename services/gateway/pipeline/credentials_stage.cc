@@ -1,39 +1,21 @@
+#include "common/core/ascii.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/pipeline/stages.h"
 #include "services/gateway/ratelimit/rate_limiter.h"
 
 namespace feedback::gateway {
-namespace {
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-}  // namespace
 
 std::string_view bearerToken(std::string_view authorization) {
-  authorization = trim(authorization);
+  authorization = trim(authorization, kHttpWhitespace);
   auto space = authorization.find(' ');
   if (space == std::string_view::npos) return {};
-  if (!equalsIgnoreCase(authorization.substr(0, space), "Bearer")) return {};
-  return trim(authorization.substr(space + 1));
+  if (!equalsIgnoringAsciiCase(authorization.substr(0, space), "Bearer")) return {};
+  return trim(authorization.substr(space + 1), kHttpWhitespace);
 }
 
 bool isJsonMediaType(std::string_view content_type) {
-  return equalsIgnoreCase(trim(content_type.substr(0, content_type.find(';'))), "application/json");
+  return equalsIgnoringAsciiCase(
+      trim(content_type.substr(0, content_type.find(';')), kHttpWhitespace), "application/json");
 }
 
 std::vector<RedisCommand> CredentialsStage::roundTrip(RequestContext& ctx) const {

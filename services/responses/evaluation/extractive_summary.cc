@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/core/ascii.h"
 #include "common/questions/answer_rules.h"
 #include "services/responses/evaluation/text_units.h"
 
@@ -26,7 +27,7 @@ std::string squeezed(std::string_view text) {
 }
 
 double score(std::string_view sentence, std::size_t index, const std::vector<KeyPhrase>& phrases) {
-  const std::string lower = asciiLower(squeezed(sentence));
+  const std::string lower = asciiLowercase(squeezed(sentence));
   double total = index == 0 ? 1.0 : 0.0;
   for (const auto& p : phrases) {
     if (lower.find(p.text) != std::string::npos) total += p.score;

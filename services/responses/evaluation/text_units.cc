@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <tuple>
 
+#include "common/core/ascii.h"
+
 namespace feedback::responses::evaluation {
 namespace {
 
@@ -78,14 +80,6 @@ constexpr std::array<std::string_view, 176> kStopWords = {
 bool isAsciiPunctuation(char c) {
   return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') ||
          (c >= '{' && c <= '~');
-}
-
-std::string asciiLower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 namespace {
@@ -192,7 +186,7 @@ std::vector<Word> words(std::string_view text) {
       std::tie(cp, n) = codePoint(text, i);
       if (isWordCodePoint(cp)) {
         if (n == 1) {
-          w.text += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+          w.text += asciiLower(text[i]);
         } else {
           w.text += text.substr(i, n);
         }

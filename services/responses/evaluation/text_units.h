@@ -10,7 +10,6 @@
 namespace feedback::responses::evaluation {
 
 bool isAsciiPunctuation(char c);
-std::string asciiLower(std::string_view text);
 // Lowercase as JavaScript's toLowerCase gives it for ASCII, Latin-1, Latin Extended-A, Greek
 // and Cyrillic letters (what VADER's port compares with; other characters are kept).
 std::string jsLower(std::string_view text);

@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "common/core/ascii.h"
+
 namespace feedback::responses {
 namespace {
 
@@ -40,16 +42,10 @@ bool has(std::string_view head, std::size_t offset, std::string_view bytes) {
   return head.size() >= offset + bytes.size() && head.substr(offset, bytes.size()) == bytes;
 }
 
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 }  // namespace
 
 bool contentMatchesType(std::string_view declared, std::string_view head) {
-  const std::string type = lowercase(declared.substr(0, declared.find(';')));
+  const std::string type = asciiLowercase(declared.substr(0, declared.find(';')));
   // Office documents are ZIP archives.
   if (type.rfind("application/vnd.openxmlformats-", 0) == 0 ||
       type.rfind("application/vnd.oasis.opendocument.", 0) == 0) {

@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "common/core/limits.h"
+#include "common/core/log.h"
 #include "common/grpc/grpc_kit.h"
+#include "common/service/call_meter.h"
 #include "services/responses/media/audio_decoder.h"
 #include "services/responses/media/pg_blob_store.h"
 #include "services/responses/pg_responses_store.h"
@@ -19,9 +21,12 @@ constexpr std::size_t kMaxSamples = limits::kMaxAudioUploadBytes / 2;
 class LiveTranscription final
     : public grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse> {
  public:
-  LiveTranscription(MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool,
-                    Counters& counters)
-      : media_(media), transcribers_(transcribers), pool_(pool), counters_(counters) {
+  LiveTranscription(grpc::CallbackServerContext* context, MediaAnswers& media,
+                    TranscriberPool& transcribers, PgPool& pool, Counters& counters)
+      : media_(media),
+        transcribers_(transcribers),
+        pool_(pool),
+        meter_(context, counters, "TranscribeLive") {
     StartRead(&message_);
   }
 
@@ -74,15 +79,18 @@ class LiveTranscription final
   void begin() {
     target_ = message_.target();
     bool queued = pool_.trySubmit([this](PgSession& session) {
-      auto status = grpckit::guarded([&] {
-        PgResponsesStore store(session.connection());
-        media_.checkTarget(store, target_, v1::MEDIA_KIND_AUDIO);
-        lease_ = transcribers_.tryBorrow();
-        if (!lease_) {
-          throw ApiError(ErrorCode::kServiceUnavailable, "Every live transcriber is busy.");
-        }
-        (*lease_)->begin();
-      });
+      log::TraceScope traced(meter_.traceId());
+      auto status = grpckit::guarded(
+          [&] {
+            PgResponsesStore store(session.connection());
+            media_.checkTarget(store, target_, v1::MEDIA_KIND_AUDIO);
+            lease_ = transcribers_.tryBorrow();
+            if (!lease_) {
+              throw ApiError(ErrorCode::kServiceUnavailable, "Every live transcriber is busy.");
+            }
+            (*lease_)->begin();
+          },
+          meter_.requestId());
       if (!status.ok()) return fail(status);
       StartRead(&message_);
     });
@@ -95,14 +103,17 @@ class LiveTranscription final
     std::string text = (*lease_)->end();
     lease_.reset();
     bool queued = pool_.trySubmit([this, text = std::move(text)](PgSession& session) {
+      log::TraceScope traced(meter_.traceId());
       v1::TranscribeLiveResponse final_transcript;
-      auto status = grpckit::guarded([&] {
-        if (samples_.empty()) throw ApiError(ErrorCode::kInvalidAnswer, "No audio was sent.");
-        PgResponsesStore store(session.connection());
-        PgBlobStore blobs(session.connection());
-        *final_transcript.mutable_answer() =
-            media_.saveLiveRecording(store, blobs, target_, samples_, text);
-      });
+      auto status = grpckit::guarded(
+          [&] {
+            if (samples_.empty()) throw ApiError(ErrorCode::kInvalidAnswer, "No audio was sent.");
+            PgResponsesStore store(session.connection());
+            PgBlobStore blobs(session.connection());
+            *final_transcript.mutable_answer() =
+                media_.saveLiveRecording(store, blobs, target_, samples_, text);
+          },
+          meter_.requestId());
       if (!status.ok()) return fail(status);
       final_transcript.set_type("final");
       final_transcript.set_text(text);
@@ -157,7 +168,7 @@ class LiveTranscription final
   void act(Next next) {
     if (next.write) return StartWrite(&current_);
     if (next.finish) {
-      countCall(*next.finish);
+      meter_.record(*next.finish);
       Finish(*next.finish);
     }
   }
@@ -175,15 +186,10 @@ class LiveTranscription final
     act(std::move(next));
   }
 
-  void countCall(const grpc::Status& status) {
-    counters_.increment("rpc_total{method=\"TranscribeLive\",code=\"" +
-                        std::string(grpckit::statusName(status.error_code())) + "\"}");
-  }
-
   MediaAnswers& media_;
   TranscriberPool& transcribers_;
   PgPool& pool_;
-  Counters& counters_;
+  const service::CallMeter meter_;
   v1::TranscribeLiveRequest message_;
   v1::AnswerTarget target_;
   std::unique_ptr<TranscriberPool::Lease> lease_;
@@ -201,9 +207,9 @@ class LiveTranscription final
 }  // namespace
 
 grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse>*
-newLiveTranscription(MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool,
-                     Counters& counters) {
-  return new LiveTranscription(media, transcribers, pool, counters);
+newLiveTranscription(grpc::CallbackServerContext* context, MediaAnswers& media,
+                     TranscriberPool& transcribers, PgPool& pool, Counters& counters) {
+  return new LiveTranscription(context, media, transcribers, pool, counters);
 }
 
 }  // namespace feedback::responses

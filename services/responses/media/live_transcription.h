@@ -1,5 +1,5 @@
 #pragma once
-// One live transcription (API-CONTRACT.md section 10, relayed by the gateway's WebSocket):
+// One live transcription (docs/api.md "Media"; relayed by the gateway's WebSocket):
 // the target is checked first, then 16 kHz PCM is fed to a borrowed decoder as it arrives and
 // the best hypothesis so far goes back whenever it changes; at `end` the recording is stored
 // with its final transcription as the answer. A stream is bounded by the question's
@@ -16,7 +16,7 @@
 namespace feedback::responses {
 
 grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse>*
-newLiveTranscription(MediaAnswers& media, TranscriberPool& transcribers, PgPool& pool,
-                     Counters& counters);
+newLiveTranscription(grpc::CallbackServerContext* context, MediaAnswers& media,
+                     TranscriberPool& transcribers, PgPool& pool, Counters& counters);
 
 }  // namespace feedback::responses

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "common/api/media_urls.h"
+#include "common/core/ascii.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
 #include "common/core/json_writer.h"
@@ -65,10 +66,7 @@ std::string firstBytes(const std::vector<std::string_view>& content, std::size_t
 }
 
 std::string baseType(std::string_view content_type) {
-  std::string type(content_type.substr(0, content_type.find(';')));
-  while (!type.empty() && type.back() == ' ') type.pop_back();
-  for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return type;
+  return asciiLowercase(trim(content_type.substr(0, content_type.find(';')), " "));
 }
 
 // A file name as shown back: the last path segment, control characters dropped, at most 255

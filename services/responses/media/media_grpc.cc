@@ -4,7 +4,9 @@
 
 #include "common/core/crypto.h"
 #include "common/core/limits.h"
+#include "common/core/log.h"
 #include "common/grpc/grpc_kit.h"
+#include "common/service/call_meter.h"
 #include "services/responses/media/live_transcription.h"
 #include "services/responses/media/pg_blob_store.h"
 #include "services/responses/pg_responses_store.h"
@@ -15,18 +17,6 @@ namespace {
 // An upload's bytes beyond the largest a question may take are refused as they arrive.
 constexpr int64_t kMaxUploadBytes = int64_t{limits::kMaxFileUploadMiB} * 1024 * 1024;
 
-void countCall(Counters& counters, std::string_view method, const grpc::Status& status) {
-  counters.increment("rpc_total{method=\"" + std::string(method) + "\",code=\"" +
-                     std::string(grpckit::statusName(status.error_code())) + "\"}");
-}
-
-std::string requestIdOf(grpc::CallbackServerContext* context) {
-  const auto& metadata = context->client_metadata();
-  auto it = metadata.find("x-request-id");
-  if (it == metadata.end()) return {};
-  return std::string(it->second.data(), std::min<std::size_t>(it->second.size(), 128));
-}
-
 grpc::Status busy() {
   return grpckit::toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy."));
 }
@@ -34,12 +24,11 @@ grpc::Status busy() {
 class UploadReactor final : public grpc::ServerReadReactor<v1::UploadAnswerMediaRequest> {
  public:
   UploadReactor(grpc::CallbackServerContext* context, MediaAnswers& media, PgPool& pool,
-                Counters& counters, std::string request_id, v1::UploadAnswerMediaResponse* response)
+                Counters& counters, v1::UploadAnswerMediaResponse* response)
       : context_(context),
         media_(media),
         pool_(pool),
-        counters_(counters),
-        request_id_(std::move(request_id)),
+        meter_(context, counters, "UploadAnswerMedia"),
         response_(response) {
     StartRead(&message_);
   }
@@ -70,6 +59,7 @@ class UploadReactor final : public grpc::ServerReadReactor<v1::UploadAnswerMedia
  private:
   void process() {
     bool queued = pool_.trySubmit([this](PgSession& session) {
+      log::TraceScope traced(meter_.traceId());
       finish(grpckit::guarded(
           [&] {
             PgResponsesStore store(session.connection());
@@ -77,21 +67,20 @@ class UploadReactor final : public grpc::ServerReadReactor<v1::UploadAnswerMedia
             std::vector<std::string_view> content(parts_.begin(), parts_.end());
             *response_->mutable_answer() = media_.upload(store, blobs, header_, content);
           },
-          request_id_));
+          meter_.requestId()));
     });
     if (!queued) finish(busy());
   }
 
   void finish(const grpc::Status& status) {
-    countCall(counters_, "UploadAnswerMedia", status);
+    meter_.record(status);
     Finish(status);
   }
 
   grpc::CallbackServerContext* context_;
   MediaAnswers& media_;
   PgPool& pool_;
-  Counters& counters_;
-  const std::string request_id_;
+  const service::CallMeter meter_;
   v1::UploadAnswerMediaResponse* response_;
   v1::UploadAnswerMediaRequest message_;
   v1::MediaUploadHeader header_;
@@ -105,11 +94,13 @@ class ChunkWriter final : public grpc::ServerWriteReactor<Response> {
  public:
   using Load = std::function<void(PgSession&, std::vector<v1::MediaChunk>&)>;
 
-  ChunkWriter(PgPool& pool, Counters& counters, std::string_view method, Load load)
-      : counters_(counters), method_(method) {
+  ChunkWriter(grpc::CallbackServerContext* context, PgPool& pool, Counters& counters,
+              std::string_view method, Load load)
+      : meter_(context, counters, method) {
     bool queued = pool.trySubmit([this, load = std::move(load)](PgSession& session) {
+      log::TraceScope traced(meter_.traceId());
       std::vector<v1::MediaChunk> chunks;
-      auto status = grpckit::guarded([&] { load(session, chunks); });
+      auto status = grpckit::guarded([&] { load(session, chunks); }, meter_.requestId());
       if (!status.ok()) return finish(status);
       messages_.resize(chunks.size());
       for (std::size_t i = 0; i < chunks.size(); ++i) {
@@ -134,12 +125,11 @@ class ChunkWriter final : public grpc::ServerWriteReactor<Response> {
   }
 
   void finish(const grpc::Status& status) {
-    countCall(counters_, method_, status);
+    meter_.record(status);
     this->Finish(status);
   }
 
-  Counters& counters_;
-  std::string method_;
+  const service::CallMeter meter_;
   std::vector<Response> messages_;
   std::size_t at_ = 0;
 };
@@ -154,13 +144,13 @@ void appendChunks(std::vector<v1::MediaChunk>& out, std::string_view content) {
 
 grpc::ServerReadReactor<v1::UploadAnswerMediaRequest>* MediaGrpc::UploadAnswerMedia(
     grpc::CallbackServerContext* context, v1::UploadAnswerMediaResponse* response) {
-  return new UploadReactor(context, media_, pool_, counters_, requestIdOf(context), response);
+  return new UploadReactor(context, media_, pool_, counters_, response);
 }
 
 grpc::ServerWriteReactor<v1::ReadMediaResponse>* MediaGrpc::ReadMedia(
-    grpc::CallbackServerContext*, const v1::ReadMediaRequest* request) {
+    grpc::CallbackServerContext* context, const v1::ReadMediaRequest* request) {
   return new ChunkWriter<v1::ReadMediaResponse>(
-      pool_, counters_, "ReadMedia",
+      context, pool_, counters_, "ReadMedia",
       [request](PgSession& session, std::vector<v1::MediaChunk>& out) {
         PgBlobStore blobs(session.connection());
         out.emplace_back();
@@ -177,9 +167,9 @@ grpc::ServerWriteReactor<v1::ReadMediaResponse>* MediaGrpc::ReadMedia(
 }
 
 grpc::ServerWriteReactor<v1::SpeakTextResponse>* MediaGrpc::SpeakText(
-    grpc::CallbackServerContext*, const v1::SpeakTextRequest* request) {
+    grpc::CallbackServerContext* context, const v1::SpeakTextRequest* request) {
   return new ChunkWriter<v1::SpeakTextResponse>(
-      pool_, counters_, "SpeakText",
+      context, pool_, counters_, "SpeakText",
       [this, request](PgSession& session, std::vector<v1::MediaChunk>& out) {
         if (request->text().empty() || request->text().size() > 10000) {
           throw ApiError(ErrorCode::kValidationError, "There is no text to read aloud.");
@@ -203,8 +193,8 @@ grpc::ServerWriteReactor<v1::SpeakTextResponse>* MediaGrpc::SpeakText(
 }
 
 grpc::ServerBidiReactor<v1::TranscribeLiveRequest, v1::TranscribeLiveResponse>*
-MediaGrpc::TranscribeLive(grpc::CallbackServerContext*) {
-  return newLiveTranscription(media_, live_, pool_, counters_);
+MediaGrpc::TranscribeLive(grpc::CallbackServerContext* context) {
+  return newLiveTranscription(context, media_, live_, pool_, counters_);
 }
 
 }  // namespace feedback::responses

@@ -46,3 +46,14 @@ TEST_CASE("names: the subdomain of a public host", "[names]") {
   CHECK(feedback::subdomainOfHost("", "example.com").empty());
   CHECK(feedback::subdomainOfHost(std::string(250, 'a') + ".example.com", "example.com").empty());
 }
+
+TEST_CASE("names: a slug, field key or subdomain made from a name", "[names]") {
+  using feedback::nameToSlug;
+  CHECK(nameToSlug("Customer Satisfaction -- Q3!", '-', 64) == "customer-satisfaction-q3");
+  CHECK(nameToSlug("How likely are you to recommend us?", '_', 20) == "how_likely_are_you_t");
+  // Cut where a separator stood: none is left at the end.
+  CHECK(nameToSlug("abc def", '-', 4) == "abc");
+  CHECK(nameToSlug("  Ünïcode name ", '-', 64) == "n-code-name");
+  CHECK(nameToSlug("¿?", '-', 64).empty());
+  CHECK(feedback::isValidSlug(nameToSlug("  A  B  ", '-', 64)));
+}
