@@ -4,6 +4,10 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <sstream>
+
+#include "common/core/json_writer.h"
+#include "common/core/secret_box.h"
 
 namespace feedback {
 namespace {
@@ -18,17 +22,37 @@ bool parseInt(std::string_view text, long long& out) {
 
 Env::Env(Lookup lookup) : lookup_(lookup ? std::move(lookup) : Lookup(&::getenv)) {}
 
+Env Env::empty() {
+  return Env([](const char*) -> const char* { return nullptr; });
+}
+
 const char* Env::raw(const char* name) const {
   const char* value = lookup_(name);
   return (value && *value) ? value : nullptr;
 }
 
-std::string Env::text(const char* name, std::string fallback) {
+std::string Env::valueOr(const char* name, const std::string& fallback) const {
+  const char* value = raw(name);
+  return value ? std::string(value) : fallback;
+}
+
+void Env::note(const char* name, std::string fallback, std::string accepted, const About& about,
+               bool required) {
+  for (const auto& known : settings_) {
+    if (known.name == name) return;
+  }
+  if (about.computed_default) fallback = about.computed_default;
+  settings_.push_back({name, std::move(fallback), std::move(accepted), about.meaning, required});
+}
+
+std::string Env::text(const char* name, std::string fallback, About about) {
+  note(name, fallback, "text", about);
   const char* value = raw(name);
   return value ? std::string(value) : std::move(fallback);
 }
 
-std::string Env::requiredText(const char* name) {
+std::string Env::requiredText(const char* name, About about) {
+  note(name, "", "text", about, true);
   const char* value = raw(name);
   if (!value) {
     problems_.push_back(std::string(name) + " is required");
@@ -37,19 +61,40 @@ std::string Env::requiredText(const char* name) {
   return value;
 }
 
-int Env::integer(const char* name, int fallback, int min, int max) {
+std::string Env::choice(const char* name, std::string fallback,
+                        std::initializer_list<std::string_view> choices, About about) {
+  std::string listed;
+  for (auto c : choices) listed += (listed.empty() ? "" : ", ") + std::string(c);
+  note(name, fallback, "one of " + listed, about);
+  const char* value = raw(name);
+  if (!value) return fallback;
+  for (auto c : choices) {
+    if (c == value) return value;
+  }
+  problems_.push_back(std::string(name) + "='" + value + "' must be one of " + listed);
+  return fallback;
+}
+
+int Env::integer(const char* name, int fallback, int min, int max, About about) {
+  const std::string range = "from " + std::to_string(min) + " to " + std::to_string(max);
+  note(name, std::to_string(fallback), "an integer " + range, about);
   const char* value = raw(name);
   if (!value) return fallback;
   long long parsed = 0;
   if (!parseInt(value, parsed) || parsed < min || parsed > max) {
-    problems_.push_back(std::string(name) + "='" + value + "' must be an integer from " +
-                        std::to_string(min) + " to " + std::to_string(max));
+    problems_.push_back(std::string(name) + "='" + value + "' must be an integer " + range);
     return fallback;
   }
   return static_cast<int>(parsed);
 }
 
-double Env::number(const char* name, double fallback, double min, double max) {
+double Env::number(const char* name, double fallback, double min, double max, About about) {
+  auto shortest = [](double x) {
+    std::ostringstream out;
+    out << x;
+    return out.str();
+  };
+  note(name, shortest(fallback), "a number from " + shortest(min) + " to " + shortest(max), about);
   const char* value = raw(name);
   if (!value) return fallback;
   char* end = nullptr;
@@ -62,7 +107,8 @@ double Env::number(const char* name, double fallback, double min, double max) {
   return parsed;
 }
 
-bool Env::boolean(const char* name, bool fallback) {
+bool Env::boolean(const char* name, bool fallback, About about) {
+  note(name, fallback ? "true" : "false", "true or false (also 1/0, yes/no)", about);
   const char* value = raw(name);
   if (!value) return fallback;
   std::string v = value;
@@ -84,8 +130,9 @@ bool parseHostPort(const std::string& text, HostPort& out) {
   return true;
 }
 
-HostPort Env::address(const char* name, const std::string& fallback) {
-  std::string value = text(name, fallback);
+HostPort Env::address(const char* name, const std::string& fallback, About about) {
+  note(name, fallback, "host:port", about);
+  std::string value = valueOr(name, fallback);
   HostPort out;
   if (!parseHostPort(value, out)) {
     problems_.push_back(std::string(name) + "='" + value + "' must be host:port");
@@ -117,8 +164,9 @@ bool parseGrpcTarget(const std::string& text, std::string& out) {
   return true;
 }
 
-std::string Env::grpcTarget(const char* name, const std::string& fallback) {
-  std::string value = text(name, fallback);
+std::string Env::grpcTarget(const char* name, const std::string& fallback, About about) {
+  note(name, fallback, "host:port, or IPv4 ip:port pairs separated by commas", about);
+  std::string value = valueOr(name, fallback);
   std::string target;
   if (!parseGrpcTarget(value, target)) {
     problems_.push_back(std::string(name) + "='" + value +
@@ -127,8 +175,9 @@ std::string Env::grpcTarget(const char* name, const std::string& fallback) {
   return target;
 }
 
-HostPort Env::redisUrl(const char* name, const std::string& fallback) {
-  std::string value = text(name, fallback);
+HostPort Env::redisUrl(const char* name, const std::string& fallback, About about) {
+  note(name, fallback, "redis://host:port[/db]", about);
+  std::string value = valueOr(name, fallback);
   constexpr std::string_view kScheme = "redis://";
   HostPort out;
   std::string rest = value.rfind(kScheme, 0) == 0 ? value.substr(kScheme.size()) : "";
@@ -144,6 +193,43 @@ void Env::check() const {
   std::string message = "invalid configuration:";
   for (const auto& p : problems_) message += "\n  " + p;
   throw ConfigError(message);
+}
+
+std::string Env::settingsJson() const {
+  std::string out;
+  JsonWriter json(out);
+  json.beginArray();
+  for (const auto& s : settings_) {
+    json.beginObject()
+        .field("name", s.name)
+        .field("default", s.fallback)
+        .field("accepted", s.accepted)
+        .field("meaning", s.meaning)
+        .field("required", s.required)
+        .endObject();
+  }
+  json.endArray();
+  return out;
+}
+
+bool asksForSettings(int argc, char** argv) {
+  return argc > 1 && std::string_view(argv[1]) == "--settings";
+}
+
+std::string secretsKey(Env& env) {
+  std::string key = env.requiredText(
+      "SECRETS_KEY", {"base64 of 32 random bytes, the same in every process: seals webhook "
+                      "secrets at rest (AES-256-GCM) and signs media addresses"});
+  if (!key.empty() && !SecretBox::fromBase64Key(key)) {
+    env.problem("SECRETS_KEY must be base64 of 32 bytes");
+  }
+  return key;
+}
+
+std::string publicScheme(Env& env) {
+  return env.choice("PUBLIC_SCHEME", "https", {"http", "https"},
+                    {"the scheme of the public addresses it writes: a link's public_url, "
+                     "media addresses"});
 }
 
 }  // namespace feedback

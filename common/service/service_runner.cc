@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/asio/admin_http.h"
+#include "common/core/ascii.h"
 #include "common/core/log.h"
 #include "common/core/process.h"
 #include "common/grpc/grpc_kit.h"
@@ -31,29 +32,54 @@ void serveService(const std::vector<grpc::Service*>& services, ServicePorts port
   pool.stop();
 }
 
-int serviceMain(const ServiceDefinition& definition, const std::function<void(Env&)>& configure,
-                const std::function<void(ServiceResources&)>& run) {
-  process::blockTerminationSignals();
-  log::setService(definition.name);
-  std::string prefix = definition.name;
-  for (auto& c : prefix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  Env env;
+namespace {
+
+// The settings every service reads, with their defaults.
+ServiceBasics readBasics(Env& env, const ServiceDefinition& definition) {
+  const std::string prefix = asciiUppercase(definition.name);
   ServiceBasics basics;
   basics.ports.admin =
-      env.integer((prefix + "_ADMIN_PORT").c_str(), definition.default_admin_port, 0, 65535);
-  basics.ports.grpc = env.integer((prefix + "_PORT").c_str(), definition.default_port, 0, 65535);
-  basics.database_url = env.requiredText("DATABASE_URL");
-  basics.redis = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379");
+      env.integer((prefix + "_ADMIN_PORT").c_str(), definition.default_admin_port, 0, 65535,
+                  {"the admin port: /healthz, /readyz (PostgreSQL reachable, not draining), "
+                   "/metrics"});
+  basics.ports.grpc =
+      env.integer((prefix + "_PORT").c_str(), definition.default_port, 0, 65535, {"the gRPC port"});
+  basics.database_url = env.requiredText("DATABASE_URL", {"the PostgreSQL connection URL"});
+  basics.redis = env.redisUrl("REDIS_URL", "redis://127.0.0.1:6379", {kRedisUrlAbout});
   // How long a leaving replica keeps serving after it says NOT_SERVING, while its callers
   // (and Kubernetes' endpoints) move away.
-  basics.ports.drain_delay =
-      std::chrono::milliseconds(env.integer("DRAIN_DELAY_MS", 2000, 0, 10 * 1000));
+  basics.ports.drain_delay = std::chrono::milliseconds(env.integer(
+      "DRAIN_DELAY_MS", 2000, 0, 10 * 1000,
+      {"on SIGTERM, how long it keeps serving after saying NOT_SERVING, before it finishes "
+       "its calls and exits"}));
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // Workers mostly wait for PostgreSQL (commits wait for the WAL flush), so more of them
   // than cores lets commits share flushes.
-  basics.pool_size = env.integer("PG_POOL_SIZE", std::clamp(4 * cores, 4, 32), 1, 256);
+  basics.pool_size =
+      env.integer("PG_POOL_SIZE", std::clamp(4 * cores, 4, 32), 1, 256,
+                  {"PostgreSQL connections, one worker thread each", "4 per core, from 4 to 32"});
   // A rollout's migrations Job runs the process this way before the Deployments change.
-  const bool migrate_only = env.boolean("MIGRATE_ONLY", false);
+  basics.migrate_only = env.boolean("MIGRATE_ONLY", false,
+                                    {"apply the migrations and exit (a rollout's migrations Job)"});
+  return basics;
+}
+
+}  // namespace
+
+int serviceMain(int argc, char** argv, const ServiceDefinition& definition,
+                const std::function<void(Env&)>& configure,
+                const std::function<void(ServiceResources&)>& run) {
+  if (asksForSettings(argc, argv)) {
+    Env env = Env::empty();
+    readBasics(env, definition);
+    configure(env);
+    std::cout << env.settingsJson() << "\n";
+    return 0;
+  }
+  process::blockTerminationSignals();
+  log::setService(definition.name);
+  Env env;
+  const ServiceBasics basics = readBasics(env, definition);
   configure(env);
   try {
     env.check();
@@ -64,7 +90,7 @@ int serviceMain(const ServiceDefinition& definition, const std::function<void(En
 
   try {
     applyMigrations(basics.database_url, definition.name, definition.migrations);
-    if (migrate_only) {
+    if (basics.migrate_only) {
       log::info("migrated", {});
       return 0;
     }

@@ -46,6 +46,7 @@ struct ServiceBasics {
   std::string database_url;
   HostPort redis;
   int pool_size = 0;
+  bool migrate_only = false;
 };
 
 // What the service's own wiring gets, running.
@@ -62,8 +63,10 @@ struct ServiceResources {
 // own (every problem at once; exit code 2), migrations, Redis, the PostgreSQL pool, then
 // `run`, which wires the service's parts and calls resources.serve. Exit code 1 on a fatal
 // error, 0 after a drain. With MIGRATE_ONLY=true it applies its migrations and exits 0 (the
-// migrations Job of a rollout).
-int serviceMain(const ServiceDefinition& definition, const std::function<void(Env&)>& configure,
+// migrations Job of a rollout). With the argument --settings it prints the settings it reads
+// (Env::settingsJson: scripts/docs makes docs/configuration.md of them) and exits 0.
+int serviceMain(int argc, char** argv, const ServiceDefinition& definition,
+                const std::function<void(Env&)>& configure,
                 const std::function<void(ServiceResources&)>& run);
 
 }  // namespace feedback

@@ -45,7 +45,22 @@ int fail(const grpc::Status& status) {
 
 }  // namespace
 
+namespace {
+
+// The tokens service feedbackctl talks to.
+std::string tokensTarget(feedback::Env& env) {
+  return env.grpcTarget("TOKENS_ADDR", "127.0.0.1:50051", {"the tokens service"});
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (feedback::asksForSettings(argc, argv)) {
+    feedback::Env env = feedback::Env::empty();
+    tokensTarget(env);
+    std::cout << env.settingsJson() << "\n";
+    return 0;
+  }
   feedback::ctl::Command command;
   try {
     command = feedback::ctl::parseArguments(std::vector<std::string>(argv + 1, argv + argc));
@@ -58,7 +73,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   feedback::Env env;
-  const std::string tokens = env.grpcTarget("TOKENS_ADDR", "127.0.0.1:50051");
+  const std::string tokens = tokensTarget(env);
   try {
     env.check();
   } catch (const feedback::ConfigError& e) {

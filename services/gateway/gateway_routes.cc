@@ -19,6 +19,12 @@ std::string_view accessName(Access access) {
   return "unknown";
 }
 
+// A source file's path from the repository's root: the compiler names it as it was given.
+std::string_view repositoryPath(std::string_view file) {
+  const auto at = file.rfind("services/gateway/");
+  return at == std::string_view::npos ? file : file.substr(at);
+}
+
 }  // namespace
 
 GatewayRoutes::GatewayRoutes(const GatewayConfig& config, const Backends& backends,
@@ -76,7 +82,10 @@ std::string GatewayRoutes::describe() const {
     json.field("idempotent", a.idempotent)
         .field("response_token", a.response_token)
         .field("upload", a.raw_body_limit > 0)
-        .endObject();
+        .field("handler", repositoryPath(route.source));
+    json.key("rpcs").beginArray();
+    for (auto rpc : a.rpcs) json.string(rpc);
+    json.endArray().endObject();
   }
   json.endArray();
   return out;

@@ -39,8 +39,9 @@ class GatewayRoutes {
 
   // The route table as JSON, one object per route and method: {"method", "pattern",
   // "access" ("api_key", "public" or "asset"), "scope" (null unless api_key), "idempotent",
-  // "response_token", "upload"}. Tests generate their calls from it (a new route is covered
-  // without being named).
+  // "response_token", "upload", "handler" (the file that registers it), "rpcs" (the calls
+  // its handler makes, "Service/Method")}. Tests generate their calls from it (a new route is
+  // covered without being named), and scripts/docs the code map (docs/code-map.md).
   std::string describe() const;
 
  private:

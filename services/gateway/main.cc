@@ -19,9 +19,48 @@
 #include "services/gateway/http/server.h"
 #include "services/gateway/pipeline/stages.h"
 
-int main() {
-  using namespace feedback;
-  using namespace feedback::gateway;
+namespace {
+
+using namespace feedback;
+using namespace feedback::gateway;
+
+// --settings: the settings the gateway reads (Env::settingsJson), for docs/configuration.md.
+int printSettings() {
+  Env env = Env::empty();
+  try {
+    GatewayConfig::fromEnvironment(env);
+  } catch (const ConfigError&) {
+    // Required settings have no default: their absence is no concern of the description.
+  }
+  std::cout << env.settingsJson() << "\n";
+  return 0;
+}
+
+// --routes: the route table (GatewayRoutes::describe) built as main builds it, with the
+// default settings and a made-up key; nothing is connected to or called. scripts/docs makes
+// docs/code-map.md of it.
+int printRoutes() {
+  static constexpr const char* kAnyKey = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+  Env env([](const char* name) -> const char* {
+    return std::string_view(name) == "SECRETS_KEY" ? kAnyKey : nullptr;
+  });
+  const GatewayConfig config = GatewayConfig::fromEnvironment(env);
+  const Backends backends{grpckit::makeChannel(config.tokens), grpckit::makeChannel(config.links),
+                          grpckit::makeChannel(config.responses),
+                          grpckit::makeChannel(config.webhooks)};
+  RedisClient redis(config.redis.host, config.redis.port);
+  Metrics metrics;
+  RevokedKeys revoked([] { return FeedMark{0, false}; });
+  const GatewayRoutes routes(config, backends, redis, metrics, revoked);
+  std::cout << routes.describe() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (asksForSettings(argc, argv)) return printSettings();
+  if (argc > 1 && std::string_view(argv[1]) == "--routes") return printRoutes();
   process::blockTerminationSignals();
   log::setService("gateway");
 

@@ -13,23 +13,21 @@ namespace feedback::links {
 std::vector<Migration> migrations();
 }
 
-int main() {
+int main(int argc, char** argv) {
   using namespace feedback;
   links::LinksSettings settings;
   std::optional<SecretBox> secrets;
   std::string webhooks_target;
   return serviceMain(
-      {"links", 50052, 9092, links::migrations(), &links::PgLinksStore::prepare},
+      argc, argv, {"links", 50052, 9092, links::migrations(), &links::PgLinksStore::prepare},
       [&](Env& env) {
-        settings.public_scheme = env.text("PUBLIC_SCHEME", "https");
-        settings.webhook_allow_private = env.boolean("WEBHOOK_ALLOW_PRIVATE", false);
-        if (settings.public_scheme != "https" && settings.public_scheme != "http") {
-          env.problem("PUBLIC_SCHEME must be http or https");
-        }
-        webhooks_target = env.grpcTarget("WEBHOOKS_ADDR", "127.0.0.1:50054");
-        const std::string key = env.requiredText("SECRETS_KEY");
-        secrets = SecretBox::fromBase64Key(key);
-        if (!key.empty() && !secrets) env.problem("SECRETS_KEY must be base64 of 32 bytes");
+        settings.public_scheme = publicScheme(env);
+        settings.webhook_allow_private =
+            env.boolean("WEBHOOK_ALLOW_PRIVATE", false, {kAllowPrivateAbout});
+        webhooks_target = env.grpcTarget(
+            "WEBHOOKS_ADDR", "127.0.0.1:50054",
+            {"the webhooks service, told of the automatic webhooks of links' on_finished"});
+        secrets = SecretBox::fromBase64Key(secretsKey(env));
       },
       [&](ServiceResources& r) {
         links::RedisLinkVersions versions(r.redis);

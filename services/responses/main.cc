@@ -28,19 +28,26 @@ void prepareStatements(pqxx::connection& connection) {
 }
 }  // namespace feedback::responses
 
-int main() {
+int main(int argc, char** argv) {
   using namespace feedback;
   int writers = 1;
   int merge_search_index_ms = 0;
   responses::AiSettings ai;
   responses::MediaSettings media;
   return serviceMain(
+      argc, argv,
       {"responses", 50053, 9093, responses::migrations(), &responses::prepareStatements},
       [&](Env& env) {
         const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         // New responses are written in batches, one per connection at a time.
-        writers = env.integer("RESPONSE_WRITERS", cores, 1, 64);
-        merge_search_index_ms = env.integer("SEARCH_INDEX_MERGE_MS", 200, 0, 60000);
+        writers = env.integer(
+            "RESPONSE_WRITERS", cores, 1, 64,
+            {"connections that write new responses, in batches", "the number of cores"});
+        merge_search_index_ms = env.integer(
+            "SEARCH_INDEX_MERGE_MS", 200, 0, 60000,
+            {"how often the search index's pending list is merged on a connection of its "
+             "own, so that submissions never wait for a merge (0: submissions merge it as "
+             "PostgreSQL does by default); the database user must own the index"});
         ai = responses::readAiSettings(env);
         media = responses::readMediaSettings(env);
       },

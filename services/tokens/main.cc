@@ -8,12 +8,15 @@ namespace feedback::tokens {
 std::vector<Migration> migrations();
 }
 
-int main() {
+int main(int argc, char** argv) {
   using namespace feedback;
   tokens::TokensSettings settings;
   return serviceMain(
-      {"tokens", 50051, 9091, tokens::migrations(), &tokens::PgTokensStore::prepare},
-      [&](Env& env) { settings.public_host_suffix = env.text("PUBLIC_HOST_SUFFIX", "localhost"); },
+      argc, argv, {"tokens", 50051, 9091, tokens::migrations(), &tokens::PgTokensStore::prepare},
+      [&](Env& env) {
+        settings.public_host_suffix =
+            env.text("PUBLIC_HOST_SUFFIX", "localhost", {kHostSuffixAbout});
+      },
       [&](ServiceResources& r) {
         tokens::RedisKeyCache cache(r.redis);
         tokens::TokensService service(settings, cache);

@@ -56,35 +56,41 @@ void pruneOldDeliveries(PgSession& session) {
 }  // namespace
 }  // namespace feedback::webhooks
 
-int main() {
+int main(int argc, char** argv) {
   using namespace feedback;
   webhooks::WebhooksSettings settings;
   webhooks::DispatcherSettings dispatch;
   bool dispatcher_on = true;
   std::optional<SecretBox> secrets;
   return serviceMain(
+      argc, argv,
       {"webhooks", 50054, 9094, webhooks::migrations(),
        [](pqxx::connection& c) {
          webhooks::PgWebhooksStore::prepare(c);
          webhooks::PgDispatchStore::preparePrune(c);  // pruning runs on the pool
        }},
       [&](Env& env) {
-        settings.allow_private = env.boolean("WEBHOOK_ALLOW_PRIVATE", false);
+        settings.allow_private = env.boolean("WEBHOOK_ALLOW_PRIVATE", false, {kAllowPrivateAbout});
         dispatch.database_url = env.requiredText("DATABASE_URL");
-        dispatch.retry_scale = env.number("WEBHOOK_RETRY_SCALE", 1.0, 0.0, 1000.0);
-        dispatch.http.ca_bundle = env.text("WEBHOOK_CA_BUNDLE", "");
-        dispatch.max_in_flight = env.integer("WEBHOOK_MAX_IN_FLIGHT", 256, 1, 100000);
-        dispatch.per_webhook = env.integer("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 16, 1, 1000);
+        dispatch.retry_scale = env.number("WEBHOOK_RETRY_SCALE", 1.0, 0.0, 1000.0,
+                                          {"multiplies every retry delay (tests use 0.01)"});
+        dispatch.http.ca_bundle =
+            env.text("WEBHOOK_CA_BUNDLE", "",
+                     {"a PEM file of CAs trusted besides the system's for deliveries"});
+        dispatch.max_in_flight = env.integer("WEBHOOK_MAX_IN_FLIGHT", 256, 1, 100000,
+                                             {"sends under way at once per dispatcher"});
+        dispatch.per_webhook = env.integer("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 16, 1, 1000,
+                                           {"sends under way at once to one webhook"});
         // Every send in flight to a receiver may keep its connection: fewer would mean a TLS
         // handshake for many sends at full load.
         dispatch.http.max_idle_per_host = static_cast<std::size_t>(dispatch.per_webhook);
-        dispatch.http.timeout =
-            webhooks::Millis(env.integer("WEBHOOK_TIMEOUT_MS", 15000, 100, 60000));
+        dispatch.http.timeout = webhooks::Millis(
+            env.integer("WEBHOOK_TIMEOUT_MS", 15000, 100, 60000,
+                        {"the deadline of one delivery attempt: connect, TLS, request, answer"}));
         if (!settings.allow_private) dispatch.http.address_allowed = &webhooks::publicAddress;
-        dispatcher_on = env.boolean("WEBHOOK_DISPATCHER", true);
-        const std::string key = env.requiredText("SECRETS_KEY");
-        secrets = SecretBox::fromBase64Key(key);
-        if (!key.empty() && !secrets) env.problem("SECRETS_KEY must be base64 of 32 bytes");
+        dispatcher_on = env.boolean("WEBHOOK_DISPATCHER", true,
+                                    {"run the dispatcher in this process (false: the API only)"});
+        secrets = SecretBox::fromBase64Key(secretsKey(env));
       },
       [&](ServiceResources& r) {
         webhooks::WebhooksService service(settings, *secrets);

@@ -6,6 +6,7 @@
 // Parameters are typed: {uuid} (lowercase hyphenated UUID), {slug} (a link slug) and
 // {field_key} (a question's key); a segment of the wrong form is an absent resource (404).
 
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,8 @@ class Router {
     std::vector<Segment> kinds;
     Method method;
     Entry entry;
+    // The file that registered it (docs/code-map.md names it as the route's handler).
+    std::string_view source;
 
     // As registered, e.g. "/v1/links/{uuid}/".
     std::string pattern() const {
@@ -49,8 +52,9 @@ class Router {
   };
 
   // `pattern` starts with '/' and ends with '/' unless it names a page or file.
-  void add(Method method, std::string_view pattern, Entry entry) {
-    Route route{split(pattern), {}, method, std::move(entry)};
+  void add(Method method, std::string_view pattern, Entry entry,
+           std::source_location where = std::source_location::current()) {
+    Route route{split(pattern), {}, method, std::move(entry), where.file_name()};
     for (const auto& s : route.segments) route.kinds.push_back(segmentKind(s));
     routes_.push_back(std::move(route));
   }

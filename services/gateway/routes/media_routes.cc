@@ -1,4 +1,4 @@
-// Respondents' media (API-CONTRACT.md section 10, media service of the responses process):
+// Respondents' media (docs/api.md "Media"; media service of the responses process):
 //   POST /i/{slug}/responses/{uuid}/files/{field_key}/   a file_upload answer
 //   POST /i/{slug}/responses/{uuid}/audio/{field_key}/   a recorded answer
 //   GET  /media/{uuid}?expires=&signature=               a stored file or recording
@@ -178,22 +178,31 @@ void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links
       upload(media, kind, ctx, std::move(respond), form);
     };
   };
-  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/files/{field_key}/",
-             intakeRoute(links, uploadRoute(kFileBodyLimit), uploading(rv1::MEDIA_KIND_FILE)));
-  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/audio/{field_key}/",
-             intakeRoute(links, uploadRoute(limits::kMaxAudioUploadBytes),
-                         uploading(rv1::MEDIA_KIND_AUDIO)));
+  routes.add(
+      Method::kPost, "/i/{slug}/responses/{uuid}/files/{field_key}/",
+      intakeRoute(links,
+                  uploadRoute(kFileBodyLimit)
+                      .calls({"MediaService/UploadAnswerMedia", "LinksService/GetLinkBySlug"}),
+                  uploading(rv1::MEDIA_KIND_FILE)));
+  routes.add(
+      Method::kPost, "/i/{slug}/responses/{uuid}/audio/{field_key}/",
+      intakeRoute(links,
+                  uploadRoute(limits::kMaxAudioUploadBytes)
+                      .calls({"MediaService/UploadAnswerMedia", "LinksService/GetLinkBySlug"}),
+                  uploading(rv1::MEDIA_KIND_AUDIO)));
   routes.add(Method::kGet, "/media/{uuid}",
-             {publicRoute(), [media, &urls](const ContextPtr& ctx, Respond respond) {
+             {publicRoute().calls({"MediaService/ReadMedia"}),
+              [media, &urls](const ContextPtr& ctx, Respond respond) {
                 serveMedia(media, urls, ctx, std::move(respond));
               }});
-  routes.add(Method::kGet, "/i/{slug}/responses/{uuid}/live/{field_key}/",
-             liveTranscriptionRoute(media, links, urls));
-  routes.add(Method::kGet, "/i/{slug}/questions/{uuid}/speech.wav",
-             intakeRoute(links, publicRoute(),
-                         [media](const ContextPtr& ctx, Respond respond, FormPtr form) {
-                           speech(media, ctx, std::move(respond), form);
-                         }));
+  addLiveTranscriptionRoute(routes, media, links, urls);
+  routes.add(
+      Method::kGet, "/i/{slug}/questions/{uuid}/speech.wav",
+      intakeRoute(links,
+                  publicRoute().calls({"MediaService/SpeakText", "LinksService/GetLinkBySlug"}),
+                  [media](const ContextPtr& ctx, Respond respond, FormPtr form) {
+                    speech(media, ctx, std::move(respond), form);
+                  }));
 }
 
 }  // namespace feedback::gateway

@@ -84,7 +84,7 @@ void readMedia(const ContextPtr& ctx, const MediaReadCall<Response>& start, Medi
 
 // GET /i/{slug}/responses/{uuid}/live/{field_key}/: live transcription over a WebSocket
 // (live_transcription.cc).
-RouteEntry liveTranscriptionRoute(const MediaStub& media, IntakeLinks& links,
-                                  const api::MediaUrls& urls);
+void addLiveTranscriptionRoute(Routes& routes, const MediaStub& media, IntakeLinks& links,
+                               const api::MediaUrls& urls);
 
 }  // namespace feedback::gateway

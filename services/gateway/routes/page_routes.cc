@@ -62,7 +62,7 @@ HttpResponse assetResponse(const RequestContext& ctx, const PageAsset& asset) {
 
 void addPageRoutes(Routes& routes, IntakeLinks& links) {
   RouteEntry page =
-      intakeRoute(links, publicRoute(),
+      intakeRoute(links, publicRoute().calls({"LinksService/GetLinkBySlug"}),
                   [](const ContextPtr&, Respond respond, std::shared_ptr<const IntakeForm> form) {
                     respond(pageResponse(200, form->page_html));
                   });

@@ -92,10 +92,10 @@ struct RouteAttributes {
   Access access = Access::kApiKey;
   // With kApiKey: the scope the key must hold.
   std::string_view scope;
-  // A POST that honours Idempotency-Key (API-CONTRACT.md section 7).
+  // A POST that honours Idempotency-Key (docs/api.md "Idempotency").
   bool idempotent = false;
   // With kPublic, a call on a started response: without an X-Response-Token header it is
-  // answered 404 before anything else about it is judged (API-CONTRACT.md section 5).
+  // answered 404 before anything else about it is judged (docs/api.md "Public intake").
   bool response_token = false;
   // Non-zero: the body is the route's raw bytes (an upload), not JSON, and may be this long
   // (the server reads bodies over the JSON limit only for such routes).
@@ -103,6 +103,14 @@ struct RouteAttributes {
   // Its answers hold respondents' files and recordings: their addresses are signed on the
   // way out (MediaLinksStage).
   bool signs_media = false;
+  // The RPCs its handler makes ("Service/Method"), the one that does its work first: what
+  // docs/code-map.md follows from the route to the service method and its SQL.
+  std::vector<std::string_view> rpcs = {};
+
+  RouteAttributes calls(std::initializer_list<std::string_view> names) && {
+    rpcs.assign(names);
+    return std::move(*this);
+  }
 };
 
 inline RouteAttributes withKey(std::string_view scope, bool idempotent = false) {

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "common/api/response_json.h"
+#include "common/core/ascii.h"
 #include "common/core/ids.h"
 #include "common/core/json_writer.h"
 #include "common/core/pagination.h"
@@ -42,7 +43,8 @@ std::optional<int64_t> timeBound(const Query& query, const char* name, bool uppe
   return upper && parsed->date_only ? parsed->micros + kDayMicros - 1 : parsed->micros;
 }
 
-// The list parameters of API-CONTRACT.md section 4; the service judges ordering and status.
+// The list parameters (docs/api.md "Pagination and lists"); the service judges ordering and
+// status.
 rv1::ListResponsesRequest listRequestFrom(const RequestContext& ctx) {
   rv1::ListResponsesRequest request;
   *request.mutable_caller() = ctx.caller;
@@ -107,10 +109,7 @@ void giveFirstToken(RedisClient& redis, const std::string& link_uuid, const std:
 // `Cache-Control: no-cache` (RFC 9111 section 5.2.1.4): the client wants the page read afresh
 // rather than a kept one, however current.
 bool asksForFreshPage(const HttpRequest& request) {
-  std::string value(request.header("cache-control"));
-  std::transform(value.begin(), value.end(), value.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return value.find("no-cache") != std::string::npos;
+  return asciiLowercase(request.header("cache-control")).find("no-cache") != std::string::npos;
 }
 
 // A link's list: its pages of completed responses served from, and kept in, the gateway's
@@ -210,7 +209,9 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
   Stub responses = rv1::ResponsesService::NewStub(backends.responses);
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/",
-             {signingMedia(withKey(scopes::kResponsesRead)),
+             {signingMedia(withKey(scopes::kResponsesRead))
+                  .calls({"ResponsesService/ListResponses", "LinksService/GetLink",
+                          "ResponsesService/CountResponses"}),
               [responses, &documents, &pages](const ContextPtr& ctx, Respond respond) {
                 auto request = listRequestFrom(*ctx);
                 request.set_link_uuid(ctx->params.at(0));
@@ -224,7 +225,8 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               linkVersion()});
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/{uuid}/",
-             {signingMedia(withKey(scopes::kResponsesRead)),
+             {signingMedia(withKey(scopes::kResponsesRead))
+                  .calls({"ResponsesService/GetResponse", "LinksService/GetLink"}),
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.require(
                     ctx, ctx->params.at(0), ctx->prefetchedAt(0),
@@ -236,7 +238,8 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               linkVersion()});
 
   routes.add(Method::kGet, "/v1/links/{uuid}/summary/",
-             {withKey(scopes::kResponsesRead),
+             {withKey(scopes::kResponsesRead)
+                  .calls({"ResponsesService/GetLinkSummary", "LinksService/GetLink"}),
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.document(
                     ctx, ctx->params.at(0), ctx->prefetchedAt(0),
@@ -247,16 +250,17 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               },
               linkVersion()});
 
-  routes.add(Method::kGet, "/v1/responses/",
-             {signingMedia(withKey(scopes::kResponsesRead)),
-              [responses](const ContextPtr& ctx, Respond respond) {
-                auto request = listRequestFrom(*ctx);
-                if (auto link = Query(ctx->request.query()).get("link_uuid")) {
-                  if (!isUuid(*link)) invalidParameter("link_uuid", "must be a UUID");
-                  request.set_link_uuid(*link);
-                }
-                list(responses, ctx, std::move(respond), std::move(request));
-              }});
+  routes.add(
+      Method::kGet, "/v1/responses/",
+      {signingMedia(withKey(scopes::kResponsesRead)).calls({"ResponsesService/ListResponses"}),
+       [responses](const ContextPtr& ctx, Respond respond) {
+         auto request = listRequestFrom(*ctx);
+         if (auto link = Query(ctx->request.query()).get("link_uuid")) {
+           if (!isUuid(*link)) invalidParameter("link_uuid", "must be a UUID");
+           request.set_link_uuid(*link);
+         }
+         list(responses, ctx, std::move(respond), std::move(request));
+       }});
 }
 
 }  // namespace feedback::gateway

@@ -38,7 +38,8 @@ void writeToken(JsonWriter& json, const tv1::Token& token, const std::string* ke
 void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revoked) {
   std::shared_ptr<tv1::TokensService::Stub> tokens = tv1::TokensService::NewStub(backends.tokens);
   routes.add(Method::kGet, "/v1/tokens/",
-             {withKey(scopes::kTokensRead), [tokens](const ContextPtr& ctx, Respond respond) {
+             {withKey(scopes::kTokensRead).calls({"TokensService/ListTokens"}),
+              [tokens](const ContextPtr& ctx, Respond respond) {
                 tv1::ListTokensRequest request;
                 *request.mutable_caller() = ctx->caller;
                 *request.mutable_page() = pageRequestFrom(ctx->request);
@@ -59,55 +60,55 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
                     });
               }});
 
-  routes.add(
-      Method::kPost, "/v1/tokens/",
-      {withKey(scopes::kTokensWrite, true), [tokens](const ContextPtr& ctx, Respond respond) {
-         JsonFields body(ctx->body, "", {"name", "scopes"});
-         tv1::CreateTokenRequest request;
-         *request.mutable_caller() = ctx->caller;
-         if (auto name = body.text("name")) request.set_name(*name);
-         if (const auto* scopes = body.array("scopes")) {
-           request.set_has_scopes(true);
-           for (std::size_t i = 0; i < scopes->size(); ++i) {
-             const auto& s = (*scopes)[i];
-             if (!s.is_string()) {
-               std::string path = "scopes[" + std::to_string(i) + "]";
-               throw ApiError(ErrorCode::kValidationError, "Scopes must be strings.",
-                              {{path, "must be a string"}});
-             }
-             request.add_scopes(std::string(s.as_string()));
-           }
-         }
-         callBackend<tv1::CreateTokenResponse>(
-             ctx, std::move(respond), std::move(request),
-             [tokens](auto* c, auto* q, auto* r, auto done) {
-               tokens->async()->CreateToken(c, q, r, std::move(done));
-             },
-             [](const tv1::CreateTokenResponse& response) {
-               std::string body;
-               JsonWriter json(body);
-               writeToken(json, response.token(), &response.key());
-               return jsonResponse(201, std::move(body));
-             });
-       }});
+  routes.add(Method::kPost, "/v1/tokens/",
+             {withKey(scopes::kTokensWrite, true).calls({"TokensService/CreateToken"}),
+              [tokens](const ContextPtr& ctx, Respond respond) {
+                JsonFields body(ctx->body, "", {"name", "scopes"});
+                tv1::CreateTokenRequest request;
+                *request.mutable_caller() = ctx->caller;
+                if (auto name = body.text("name")) request.set_name(*name);
+                if (const auto* scopes = body.array("scopes")) {
+                  request.set_has_scopes(true);
+                  for (std::size_t i = 0; i < scopes->size(); ++i) {
+                    const auto& s = (*scopes)[i];
+                    if (!s.is_string()) {
+                      std::string path = "scopes[" + std::to_string(i) + "]";
+                      throw ApiError(ErrorCode::kValidationError, "Scopes must be strings.",
+                                     {{path, "must be a string"}});
+                    }
+                    request.add_scopes(std::string(s.as_string()));
+                  }
+                }
+                callBackend<tv1::CreateTokenResponse>(
+                    ctx, std::move(respond), std::move(request),
+                    [tokens](auto* c, auto* q, auto* r, auto done) {
+                      tokens->async()->CreateToken(c, q, r, std::move(done));
+                    },
+                    [](const tv1::CreateTokenResponse& response) {
+                      std::string body;
+                      JsonWriter json(body);
+                      writeToken(json, response.token(), &response.key());
+                      return jsonResponse(201, std::move(body));
+                    });
+              }});
 
-  routes.add(
-      Method::kDelete, "/v1/tokens/{uuid}/",
-      {withKey(scopes::kTokensWrite), [tokens, &revoked](const ContextPtr& ctx, Respond respond) {
-         tv1::RevokeTokenRequest request;
-         *request.mutable_caller() = ctx->caller;
-         request.set_token_uuid(ctx->params.at(0));
-         callBackend<tv1::RevokeTokenResponse>(
-             ctx, std::move(respond), std::move(request),
-             [tokens](auto* c, auto* q, auto* r, auto done) {
-               tokens->async()->RevokeToken(c, q, r, std::move(done));
-             },
-             [&revoked, ctx](const tv1::RevokeTokenResponse& r) {
-               revoked.add(r.key_hash());
-               ctx->revokes_own_key = r.key_hash() == ctx->key_hash;
-               return messageResponse("Token revoked.");
-             });
-       }});
+  routes.add(Method::kDelete, "/v1/tokens/{uuid}/",
+             {withKey(scopes::kTokensWrite).calls({"TokensService/RevokeToken"}),
+              [tokens, &revoked](const ContextPtr& ctx, Respond respond) {
+                tv1::RevokeTokenRequest request;
+                *request.mutable_caller() = ctx->caller;
+                request.set_token_uuid(ctx->params.at(0));
+                callBackend<tv1::RevokeTokenResponse>(
+                    ctx, std::move(respond), std::move(request),
+                    [tokens](auto* c, auto* q, auto* r, auto done) {
+                      tokens->async()->RevokeToken(c, q, r, std::move(done));
+                    },
+                    [&revoked, ctx](const tv1::RevokeTokenResponse& r) {
+                      revoked.add(r.key_hash());
+                      ctx->revokes_own_key = r.key_hash() == ctx->key_hash;
+                      return messageResponse("Token revoked.");
+                    });
+              }});
 }
 
 }  // namespace feedback::gateway

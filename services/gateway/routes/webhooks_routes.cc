@@ -108,7 +108,8 @@ void fillCreate(const ContextPtr& ctx, wv1::CreateWebhookRequest& request) {
 
 void addWebhookCollection(Routes& routes, const Stub& hooks) {
   routes.add(Method::kGet, kWebhooks,
-             {withKey(scopes::kWebhooksRead), [hooks](const ContextPtr& ctx, Respond respond) {
+             {withKey(scopes::kWebhooksRead).calls({"WebhooksService/ListWebhooks"}),
+              [hooks](const ContextPtr& ctx, Respond respond) {
                 auto request = scoped<wv1::ListWebhooksRequest>(ctx);
                 *request.mutable_page() = pageRequestFrom(ctx->request);
                 auto page = request.page();
@@ -127,25 +128,26 @@ void addWebhookCollection(Routes& routes, const Stub& hooks) {
                                           renderEnvelope(*ctx, page, response.count(), results));
                     });
               }});
-  routes.add(
-      Method::kPost, kWebhooks,
-      {withKey(scopes::kWebhooksWrite, true), [hooks](const ContextPtr& ctx, Respond respond) {
-         auto request = scoped<wv1::CreateWebhookRequest>(ctx);
-         fillCreate(ctx, request);
-         callBackend<wv1::CreateWebhookResponse>(
-             ctx, std::move(respond), std::move(request),
-             [hooks](auto* c, auto* q, auto* r, auto done) {
-               hooks->async()->CreateWebhook(c, q, r, std::move(done));
-             },
-             [](const wv1::CreateWebhookResponse& r) {
-               return jsonResponse(201, renderWebhook(r.webhook(), &r.secret()));
-             });
-       }});
+  routes.add(Method::kPost, kWebhooks,
+             {withKey(scopes::kWebhooksWrite, true).calls({"WebhooksService/CreateWebhook"}),
+              [hooks](const ContextPtr& ctx, Respond respond) {
+                auto request = scoped<wv1::CreateWebhookRequest>(ctx);
+                fillCreate(ctx, request);
+                callBackend<wv1::CreateWebhookResponse>(
+                    ctx, std::move(respond), std::move(request),
+                    [hooks](auto* c, auto* q, auto* r, auto done) {
+                      hooks->async()->CreateWebhook(c, q, r, std::move(done));
+                    },
+                    [](const wv1::CreateWebhookResponse& r) {
+                      return jsonResponse(201, renderWebhook(r.webhook(), &r.secret()));
+                    });
+              }});
 }
 
 void addWebhookItem(Routes& routes, const Stub& hooks) {
   routes.add(Method::kGet, kWebhook,
-             {withKey(scopes::kWebhooksRead), [hooks](const ContextPtr& ctx, Respond respond) {
+             {withKey(scopes::kWebhooksRead).calls({"WebhooksService/GetWebhook"}),
+              [hooks](const ContextPtr& ctx, Respond respond) {
                 auto request = scoped<wv1::GetWebhookRequest>(ctx);
                 request.set_webhook_uuid(ctx->params.at(1));
                 callBackend<wv1::GetWebhookResponse>(
@@ -159,7 +161,8 @@ void addWebhookItem(Routes& routes, const Stub& hooks) {
               }});
   routes.add(
       Method::kDelete, kWebhook,
-      {withKey(scopes::kWebhooksWrite), [hooks](const ContextPtr& ctx, Respond respond) {
+      {withKey(scopes::kWebhooksWrite).calls({"WebhooksService/DeleteWebhook"}),
+       [hooks](const ContextPtr& ctx, Respond respond) {
          auto request = scoped<wv1::DeleteWebhookRequest>(ctx);
          request.set_webhook_uuid(ctx->params.at(1));
          callBackend<wv1::DeleteWebhookResponse>(
@@ -181,7 +184,8 @@ HttpResponse queuedResponse(std::string_view message, const std::string& event_i
 
 void addDeliveryRoutes(Routes& routes, const Stub& hooks) {
   routes.add(Method::kGet, path(kWebhook, "deliveries/"),
-             {withKey(scopes::kWebhooksRead), [hooks](const ContextPtr& ctx, Respond respond) {
+             {withKey(scopes::kWebhooksRead).calls({"WebhooksService/ListDeliveries"}),
+              [hooks](const ContextPtr& ctx, Respond respond) {
                 auto request = scoped<wv1::ListDeliveriesRequest>(ctx);
                 request.set_webhook_uuid(ctx->params.at(1));
                 *request.mutable_page() = pageRequestFrom(ctx->request);
@@ -201,37 +205,37 @@ void addDeliveryRoutes(Routes& routes, const Stub& hooks) {
                                           renderEnvelope(*ctx, page, response.count(), results));
                     });
               }});
-  routes.add(
-      Method::kPost, path(kWebhook, "deliveries/{uuid}/redeliver/"),
-      {withKey(scopes::kWebhooksWrite, true), [hooks](const ContextPtr& ctx, Respond respond) {
-         JsonFields(ctx->body, "", {});
-         auto request = scoped<wv1::RedeliverRequest>(ctx);
-         request.set_webhook_uuid(ctx->params.at(1));
-         request.set_delivery_uuid(ctx->params.at(2));
-         callBackend<wv1::RedeliverResponse>(
-             ctx, std::move(respond), std::move(request),
-             [hooks](auto* c, auto* q, auto* r, auto done) {
-               hooks->async()->Redeliver(c, q, r, std::move(done));
-             },
-             [](const wv1::RedeliverResponse& r) {
-               return queuedResponse("The event will be delivered again.", r.event_id());
-             });
-       }});
-  routes.add(
-      Method::kPost, path(kWebhook, "test/"),
-      {withKey(scopes::kWebhooksWrite, true), [hooks](const ContextPtr& ctx, Respond respond) {
-         JsonFields(ctx->body, "", {});
-         auto request = scoped<wv1::SendTestEventRequest>(ctx);
-         request.set_webhook_uuid(ctx->params.at(1));
-         callBackend<wv1::SendTestEventResponse>(
-             ctx, std::move(respond), std::move(request),
-             [hooks](auto* c, auto* q, auto* r, auto done) {
-               hooks->async()->SendTestEvent(c, q, r, std::move(done));
-             },
-             [](const wv1::SendTestEventResponse& r) {
-               return queuedResponse("A test event will be delivered.", r.event_id());
-             });
-       }});
+  routes.add(Method::kPost, path(kWebhook, "deliveries/{uuid}/redeliver/"),
+             {withKey(scopes::kWebhooksWrite, true).calls({"WebhooksService/Redeliver"}),
+              [hooks](const ContextPtr& ctx, Respond respond) {
+                JsonFields(ctx->body, "", {});
+                auto request = scoped<wv1::RedeliverRequest>(ctx);
+                request.set_webhook_uuid(ctx->params.at(1));
+                request.set_delivery_uuid(ctx->params.at(2));
+                callBackend<wv1::RedeliverResponse>(
+                    ctx, std::move(respond), std::move(request),
+                    [hooks](auto* c, auto* q, auto* r, auto done) {
+                      hooks->async()->Redeliver(c, q, r, std::move(done));
+                    },
+                    [](const wv1::RedeliverResponse& r) {
+                      return queuedResponse("The event will be delivered again.", r.event_id());
+                    });
+              }});
+  routes.add(Method::kPost, path(kWebhook, "test/"),
+             {withKey(scopes::kWebhooksWrite, true).calls({"WebhooksService/SendTestEvent"}),
+              [hooks](const ContextPtr& ctx, Respond respond) {
+                JsonFields(ctx->body, "", {});
+                auto request = scoped<wv1::SendTestEventRequest>(ctx);
+                request.set_webhook_uuid(ctx->params.at(1));
+                callBackend<wv1::SendTestEventResponse>(
+                    ctx, std::move(respond), std::move(request),
+                    [hooks](auto* c, auto* q, auto* r, auto done) {
+                      hooks->async()->SendTestEvent(c, q, r, std::move(done));
+                    },
+                    [](const wv1::SendTestEventResponse& r) {
+                      return queuedResponse("A test event will be delivered.", r.event_id());
+                    });
+              }});
 }
 
 }  // namespace
