@@ -1,5 +1,5 @@
 #pragma once
-// The addresses of respondents' files and recordings (API-CONTRACT.md section 10): absolute,
+// The addresses of respondents' files and recordings (docs/api.md "Media"): absolute,
 // signed for one workspace, expiring after an hour. Answers are stored with a marker in place
 // of each address ("media:<blob uuid>" as the value of "url" or "audio_url"), so that every
 // read renders fresh addresses without parsing the answers.

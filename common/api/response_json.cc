@@ -8,7 +8,7 @@ namespace rv1 = feedback::responses::v1;
 
 namespace {
 
-// Dynamic probing's part of an answer (API-CONTRACT.md section 9).
+// Dynamic probing's part of an answer (docs/api.md "AI insights and summaries").
 void writeProbing(JsonWriter& json, const rv1::Answer& a) {
   json.key("follow_up");
   if (a.has_follow_up()) {

@@ -1,6 +1,6 @@
 #pragma once
-// The JSON of responses and answers (SPEC.md "Response record", API-CONTRACT.md section 4),
-// shared by the gateway's answers and the responses service's event payloads (section 6).
+// The JSON of responses and answers (docs/api.md "Resources"), shared by the gateway's answers
+// and the responses service's event payloads (docs/api.md "Events and webhooks").
 
 #include <string>
 

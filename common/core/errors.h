@@ -1,6 +1,6 @@
 #pragma once
-// The contract's error-code table (API-CONTRACT.md section 2): the one place that maps an
-// error code to its HTTP status, its gRPC status and a default message.
+// The error-code table (docs/api.md "Errors"): the one place that maps an error code to its
+// HTTP status, its gRPC status and a default message.
 
 #include <map>
 #include <optional>

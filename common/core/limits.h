@@ -1,5 +1,5 @@
 #pragma once
-// Size limits of what clients send, stated once (API-CONTRACT.md sections 1, 5 and 10).
+// Size limits of what clients send, stated once (docs/api.md "Limits").
 
 #include <cstddef>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Page arithmetic shared by every list endpoint (API-CONTRACT.md section 4).
+// Page arithmetic shared by every list endpoint (docs/api.md "Pagination and lists").
 
 #include <cstdint>
 

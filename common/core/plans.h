@@ -1,5 +1,5 @@
 #pragma once
-// The plan table (API-CONTRACT.md section 3).
+// The plan table (docs/api.md "Plans and rate limits").
 
 #include <array>
 #include <string_view>

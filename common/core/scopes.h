@@ -1,5 +1,6 @@
 #pragma once
-// The scope table (API-CONTRACT.md section 3): the one list of scopes an API key can hold.
+// The scope table (docs/api.md "Authentication and scopes"): the one list of scopes an API key
+// can hold.
 
 #include <algorithm>
 #include <array>

@@ -9,7 +9,7 @@ namespace feedback {
 
 // Microseconds since the Unix epoch, UTC.
 int64_t nowMicros();
-// "YYYY-MM-DDTHH:MM:SS.ffffffZ": always six fractional digits (API-CONTRACT.md section 1).
+// "YYYY-MM-DDTHH:MM:SS.ffffffZ": always six fractional digits (docs/api.md "Wire rules").
 std::string formatTimestamp(int64_t micros);
 
 struct ParsedTimestamp {

@@ -1,6 +1,6 @@
 #pragma once
-// The value rules of each answerable question type (API-CONTRACT.md section 5), the checks of
-// media answers, and what an answer shows beside its value (rating_details, selected_card).
+// The value rules of each answerable question type (docs/api.md "Question types"), the checks
+// of media answers, and what an answer shows beside its value (rating_details, selected_card).
 // The question-type table (question_types.h) points at these rules; callers normally go
 // through it (FormRules) rather than calling them by type.
 
@@ -64,7 +64,7 @@ struct RatingDetails {
   int64_t max_value = 0;
   std::string scale_type;
 };
-// rating_details of a valid rating answer (SPEC.md): nps scales are 0..10.
+// rating_details of a valid rating answer (docs/api.md "Question types"): nps scales are 0..10.
 RatingDetails ratingDetails(const Question& question, const boost::json::value& value);
 // The lowest value of a rating scale: 0 on nps scales, else 1 (the highest is max_value).
 int64_t ratingMinimum(const RatingDetails& scale);

@@ -1,6 +1,6 @@
 #pragma once
-// How answers are evaluated and probed (API-CONTRACT.md section 9), stated once: which
-// questions get AI insights, and evaluator_config's keys, limits and defaults. The links
+// How answers are evaluated and probed (docs/api.md "AI insights and summaries"), stated once:
+// which questions get AI insights, and evaluator_config's keys, limits and defaults. The links
 // service validates evaluator_config with these limits; the responses service applies them.
 
 #include <cstddef>

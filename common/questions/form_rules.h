@@ -1,8 +1,8 @@
 #pragma once
-// The rules of a whole form applied to one response (API-CONTRACT.md section 5): each value by
-// its question's type, conditions evaluated along display order (answers to hidden questions
-// are dropped and hidden questions are never required), calculated values computed by the
-// server, and required answers.
+// The rules of a whole form applied to one response (docs/api.md "Public intake"): each value
+// by its question's type, conditions evaluated along display order (answers to hidden
+// questions are dropped and hidden questions are never required), calculated values computed
+// by the server, and required answers.
 
 #include <boost/json/value.hpp>
 #include <map>

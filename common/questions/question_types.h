@@ -1,5 +1,5 @@
 #pragma once
-// The question-type table (SPEC.md "Question types"): the one place that names the 13 types
+// The question-type table (docs/api.md "Question types"): the one place that names the 13 types
 // and holds every rule that depends on a type: the configuration keys each accepts, what
 // values those keys take and their defaults, rules across keys, how the type is answered and
 // what a valid answer is. Links validate configurations with it, responses validate answers

@@ -58,8 +58,8 @@ std::string slugFromName(const std::string& name);
 // The field_key a prompt yields ("Overall satisfaction" -> "overall_satisfaction").
 std::string fieldKeyFromPrompt(const std::string& prompt);
 
-// Builds a link's questions from drafts: defaults (SPEC.md rule 5), generated field keys,
-// order, and every validation of type, configuration, condition and evaluator_config.
+// Builds a link's questions from drafts: defaults (docs/api.md "Resources"), generated field
+// keys, order, and every validation of type, configuration, condition and evaluator_config.
 // `existing` holds the link's current questions by uuid (PATCH keeps those uuids); null
 // on creation. Throws ApiError; leaves `link.questions` sorted by (order, position).
 void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>& drafts,

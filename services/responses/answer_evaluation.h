@@ -1,7 +1,7 @@
 #pragma once
-// AI insights and dynamic probing applied to answers (API-CONTRACT.md section 9): which
-// answers are evaluated, from what text, and when a follow-up is asked. The evaluator does
-// the judging (evaluation/evaluator.h); this says when.
+// AI insights and dynamic probing applied to answers (docs/api.md "AI insights and summaries"):
+// which answers are evaluated, from what text, and when a follow-up is asked. The evaluator
+// does the judging (evaluation/evaluator.h); this says when.
 
 #include <vector>
 

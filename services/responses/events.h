@@ -1,6 +1,6 @@
 #pragma once
-// The events a response emits (SPEC.md "Events"), written to the outbox in the transaction
-// that stores the response, with the payload of API-CONTRACT.md section 6 fixed there.
+// The events a response emits (docs/api.md "Events and webhooks"), written to the outbox in
+// the transaction that stores the response, with their payload fixed there.
 
 #include <string_view>
 

@@ -1,7 +1,7 @@
 #pragma once
-// A link's summary (API-CONTRACT.md section 9): counts, completion rate and, per question of
-// the link as it is now, the statistics a team looks at first, built from the summary facts
-// of its completed responses (summary_facts.h), one response at a time.
+// A link's summary (docs/api.md "AI insights and summaries"): counts, completion rate and, per
+// question of the link as it is now, the statistics a team looks at first, built from the
+// summary facts of its completed responses (summary_facts.h), one response at a time.
 //   rating, nps scale   nps (100 x (promoters - detractors) / answered), promoters (9-10),
 //                       passives (7-8), detractors (0-6), distribution
 //   rating, other       average, distribution (every value of the scale, from 1)

@@ -41,7 +41,7 @@ struct StoredResponse {
 };
 
 // A transactional-outbox row: an event fixed at write time, delivered by the webhooks
-// dispatcher (API-CONTRACT.md section 6).
+// dispatcher (docs/api.md "Events and webhooks").
 struct OutboxEvent {
   std::string event_id;  // webhook-id: the same on every delivery attempt
   std::string type;      // response.started, response.submitted

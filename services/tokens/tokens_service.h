@@ -35,7 +35,7 @@ class TokensService {
   KeyCache& cache_;
 };
 
-// "sk_live_" followed by 40 base62 characters (API-CONTRACT.md section 3).
+// "sk_live_" followed by 40 base62 characters (docs/api.md "Authentication and scopes").
 std::string generateApiKey();
 // The subdomain derived from a workspace name: lowercase letters, digits and single hyphens.
 std::string subdomainFromName(const std::string& name);

@@ -1,5 +1,5 @@
 #pragma once
-// Delivers events to webhooks (API-CONTRACT.md section 6). Three threads:
+// Delivers events to webhooks (docs/api.md "Events and webhooks"). Three threads:
 // - the claim loop: woken by LISTEN/NOTIFY (or a due retry, or, as a fallback, every second),
 //   it moves outbox events into sends (fan-out) and claims due sends, leaving room for every
 //   webhook;

@@ -1,7 +1,7 @@
 #pragma once
-// When a failed delivery is tried again (API-CONTRACT.md section 6): 5 s, 5 min, 30 min, 2 h,
-// 5 h, 10 h, 10 h after the attempts that failed, each delay multiplied by
-// WEBHOOK_RETRY_SCALE, so eight attempts in all over about a day and a half.
+// When a failed delivery is tried again (docs/api.md "Events and webhooks"): 5 s, 5 min,
+// 30 min, 2 h, 5 h, 10 h, 10 h after the attempts that failed, each delay multiplied by
+// WEBHOOK_RETRY_SCALE, so eight attempts in all over about 27.6 hours.
 
 #include <chrono>
 #include <optional>

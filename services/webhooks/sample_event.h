@@ -1,7 +1,7 @@
 #pragma once
 // The event POST /workspaces/{ws}/webhooks/{uuid}/test/ sends: a response.submitted event
-// shaped exactly like a real one (API-CONTRACT.md section 6), with sample answers of the kinds
-// that carry extra fields (rating_details, selected_card), marked "test": true.
+// shaped exactly like a real one (docs/api.md "Events and webhooks"), with sample answers of
+// the kinds that carry extra fields (rating_details, selected_card), marked "test": true.
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // AI insights of a respondent's text (services/responses/evaluation/): any text, valid UTF-8
-// or not, gets insights in the contract's shape (API-CONTRACT.md section 9) from the local
-// evaluator, a clarity in [0, 1] and a follow-up prompt; and a model server's answer (any
-// JSON) is believed only in that shape, after which it prints and reads back the same.
+// or not, gets insights in the documented shape (docs/api.md "AI insights and summaries") from
+// the local evaluator, a clarity in [0, 1] and a follow-up prompt; and a model server's answer
+// (any JSON) is believed only in that shape, after which it prints and reads back the same.
 #include <cmath>
 
 #include "common/core/text.h"

@@ -1,6 +1,7 @@
-"""AI insights and dynamic probing on a real stack (API-CONTRACT.md section 9), with the
-default local evaluator: insights filled as answers are saved and submitted, follow-ups through
-the intake API up to max_follow_ups, stored with the answer and found by search."""
+"""AI insights and dynamic probing on a real stack (docs/api.md "AI insights and summaries"),
+with the default local evaluator: insights filled as answers are saved and submitted,
+follow-ups through the intake API up to max_follow_ups, stored with the answer and found by
+search."""
 import harness
 from harness import Workspace, expect, sql_json, test
 

@@ -1,4 +1,4 @@
-"""Idempotency-Key on POST (API-CONTRACT.md section 7) across gateway replicas: one resource
+"""Idempotency-Key on POST (docs/api.md "Idempotency") across gateway replicas: one resource
 for any number of concurrent retries, replays marked, reuse refused, nothing in clear."""
 import concurrent.futures
 import uuid

@@ -375,7 +375,8 @@ def answers_are_saved_replaced_and_cleared_and_refused_with_details():
     q = next(x for x in link["questions"] if x["field_key"] == "text_q")
     assert (a["field_key"], a["value"], a["question_uuid"], a["question_text"], a["response_type"],
             ) == ("text_q", "first", q["uuid"], "Comments", "text"), a
-    # A text answer is evaluated as it is saved (the local evaluator, API-CONTRACT.md section 9).
+    # A text answer is evaluated as it is saved, by the local evaluator
+    # (docs/api.md "AI insights and summaries").
     assert a["ai_insights"] == {"sentiment": "neutral", "sentiment_score": 0, "actionable": False,
                                 "key_topics": ["first"], "summary": "first"}, a
     assert stored(st["uuid"])["answers"] == [a]

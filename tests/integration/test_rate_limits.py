@@ -1,4 +1,4 @@
-"""Rate limits shared by the gateway replicas (API-CONTRACT.md sections 3 and 5): the window
+"""Rate limits shared by the gateway replicas (docs/api.md "Plans and rate limits"): the window
 holds across replicas, plan and rate changes apply at once, Redis down leaves local limits,
 intake calls count per client address and link."""
 import concurrent.futures

@@ -1,8 +1,9 @@
 #pragma once
 // Hashes of keys revoked recently, fed by the revocation channel (common/key_cache.h) and by
 // this gateway's own DELETE /v1/tokens/{uuid}/ answers. A request whose key is revoked while
-// it is being processed answers 401 instead of its result (SPEC.md: in-flight requests using
-// a revoked key fail). New requests are refused by the key cache's tombstone instead.
+// it is being processed answers 401 instead of its result: in-flight requests using a
+// revoked key fail (docs/api.md "Authentication and scopes"). New requests are refused by the
+// key cache's tombstone instead.
 // Messages published while the subscription is down are lost, so a request that was in
 // flight while it was down, or across a reconnection, asks again (FeedMark).
 

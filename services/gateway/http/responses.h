@@ -1,6 +1,6 @@
 #pragma once
-// Building answers: JSON bodies and the contract's error body (API-CONTRACT.md section 2),
-// in exactly one place.
+// Building answers: JSON bodies and the error body (docs/api.md "Errors"), in exactly one
+// place.
 
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The intake page (API-CONTRACT.md section 10): HTML rendered once per link version with the
+// The intake page (docs/api.md "Public intake"): HTML rendered once per link version with the
 // link's name, description and form inside, so that it shows before any script runs and needs
 // no second request; and its scripts and styles, compiled into the binary
 // (services/gateway/page/assets/) and addressed by content, so browsers keep them.

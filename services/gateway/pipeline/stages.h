@@ -2,7 +2,7 @@
 // The gateway's stages, in the order main wires them:
 //   RouteStage        404, the trailing-slash 301, 405; the route and its path parameters
 //   ResponseTokenStage  calls on a started response: 404 without a usable X-Response-Token,
-//                     before anything else about them is judged (API-CONTRACT.md section 5)
+//                     before anything else about them is judged (docs/api.md "Public intake")
 //   CredentialsStage  keyed routes: the API key (401, 503) with the route's Redis reads and
 //                     the rate limit's count in the same round trip; public routes: the
 //                     workspace of the Host header (404, 503), then that round trip;
@@ -111,7 +111,7 @@ class MediaLinksStage final : public Stage {
   const api::MediaUrls& urls_;
 };
 
-// Idempotency-Key on POST (API-CONTRACT.md section 7): the first answer is kept 24 h and
+// Idempotency-Key on POST (docs/api.md "Idempotency"): the first answer is kept 24 h and
 // replayed; another request under the same key is 422, one still running 409.
 class IdempotencyStage final : public Stage {
  public:

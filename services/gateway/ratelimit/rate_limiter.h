@@ -1,5 +1,5 @@
 #pragma once
-// Rate limits shared by every gateway replica (API-CONTRACT.md sections 3 and 5): API keys
+// Rate limits shared by every gateway replica (docs/api.md "Plans and rate limits"): API keys
 // by their workspace's rate, public intake calls by client address and link. The count
 // normally joins the round trip that reads the key record and the route's keys (the
 // credentials stage sends admission commands built here); admit() is the extra trip

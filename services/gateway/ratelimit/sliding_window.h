@@ -1,10 +1,11 @@
 #pragma once
-// The rate limit's arithmetic (API-CONTRACT.md section 3): a sliding window of per-second
-// buckets. A request is admitted when the requests admitted in the last 60 whole seconds
-// (this one included) are fewer than the limit, so no 60 consecutive seconds ever hold more
-// than the limit, edges included; refused requests count for nothing. Memory is 60 counters
-// whatever the rate, where a log of timestamps would grow with it. A token bucket (GCRA) is
-// not used because it admits a full burst and then its refill within the same minute.
+// The rate limit's arithmetic (docs/api.md "Plans and rate limits"): a sliding window of
+// per-second buckets. A request is admitted when the requests admitted in the last 60 whole
+// seconds (this one included) are fewer than the limit, so no 60 consecutive seconds ever hold
+// more than the limit, edges included; refused requests count for nothing. Memory is 60
+// counters whatever the rate, where a log of timestamps would grow with it. A token bucket
+// (GCRA) is not used because it admits a full burst and then its refill within the same
+// minute.
 //
 // This class is the local limiter's state (Redis unreachable) and the reference the Redis
 // script (rate_window_script.h) is checked against: both follow the same steps.

@@ -1,5 +1,6 @@
 #pragma once
-// The JSON of links (API-CONTRACT.md section 4) and of the public form (section 5).
+// The JSON of links (docs/api.md "Resources") and of the public form
+// (docs/api.md "Public intake").
 
 #include <string>
 

@@ -1,4 +1,4 @@
-// GET /i/{slug}/responses/{uuid}/live/{field_key}/?token=  (WebSocket, API-CONTRACT.md 10)
+// GET /i/{slug}/responses/{uuid}/live/{field_key}/?token=  (WebSocket, docs/api.md "Media")
 // The respondent's PCM frames are relayed over a gRPC bidirectional stream to the responses
 // service's decoders; partial and final transcripts come back as text frames. A stream is
 // bounded in bytes (the audio upload limit) and in time (the question's max_duration and a
@@ -223,13 +223,16 @@ void openLive(const MediaStub& media, const api::MediaUrls& urls, const ContextP
 
 }  // namespace
 
-RouteEntry liveTranscriptionRoute(const MediaStub& media, IntakeLinks& links,
-                                  const api::MediaUrls& urls) {
-  return intakeRoute(links, publicRoute(),
-                     [media, &urls](const ContextPtr& ctx, Respond respond,
-                                    std::shared_ptr<const IntakeForm> form) {
-                       openLive(media, urls, ctx, std::move(respond), form);
-                     });
+void addLiveTranscriptionRoute(Routes& routes, const MediaStub& media, IntakeLinks& links,
+                               const api::MediaUrls& urls) {
+  routes.add(
+      Method::kGet, "/i/{slug}/responses/{uuid}/live/{field_key}/",
+      intakeRoute(
+          links, publicRoute().calls({"MediaService/TranscribeLive", "LinksService/GetLinkBySlug"}),
+          [media, &urls](const ContextPtr& ctx, Respond respond,
+                         std::shared_ptr<const IntakeForm> form) {
+            openLive(media, urls, ctx, std::move(respond), form);
+          }));
 }
 
 }  // namespace feedback::gateway

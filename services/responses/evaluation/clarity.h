@@ -1,6 +1,6 @@
 #pragma once
-// How clear an answer is, for dynamic probing (API-CONTRACT.md section 9), and the follow-up
-// prompt that asks for what is missing.
+// How clear an answer is, for dynamic probing (docs/api.md "AI insights and summaries"), and
+// the follow-up prompt that asks for what is missing.
 //
 // clarity, from 0 to 1: with W the answer's words and C those that are neither stop words nor
 // vague words,

@@ -1,8 +1,9 @@
 #pragma once
-// What the responses service asks of an AI evaluator (API-CONTRACT.md section 9): insights on
-// an answer's text, its clarity for dynamic probing, and the follow-up prompt to ask. Two
-// implementations: LocalEvaluator (local_evaluator.h: offline, microseconds, the default) and
-// the model-server evaluator (openai_evaluator.h), chosen by AI_EVALUATOR.
+// What the responses service asks of an AI evaluator
+// (docs/api.md "AI insights and summaries"): insights on an answer's text, its clarity for
+// dynamic probing, and the follow-up prompt to ask. Two implementations: LocalEvaluator
+// (local_evaluator.h: offline, microseconds, the default) and the model-server evaluator
+// (model_server.h), chosen by AI_EVALUATOR.
 
 #include <optional>
 #include <string>

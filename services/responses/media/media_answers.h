@@ -1,5 +1,5 @@
 #pragma once
-// The rules of respondents' media (API-CONTRACT.md section 10): a file_upload answer or a
+// The rules of respondents' media (docs/api.md "Media"): a file_upload answer or a
 // recording is checked (question type, declared and actual content type, size, duration),
 // stored as a blob, and saved as the answer, whose address is a marker until rendered
 // (common/api/media_urls.h); a recording's transcription fills the answer later and is judged

@@ -1,4 +1,4 @@
--- Respondents' files and recordings (API-CONTRACT.md section 10), stored in chunks so that
+-- Respondents' files and recordings (docs/api.md "Media"), stored in chunks so that
 -- neither a write nor a read needs the whole content in one value. A recording waiting for
 -- its transcription carries what its transcription worker needs: the answer it belongs to
 -- and the link as it was (serialised feedback.responses.v1.IntakeLink), so that the answer's

@@ -49,7 +49,8 @@ feedback::ErrorCode buildError(
 
 }  // namespace
 
-TEST_CASE("links: question defaults (SPEC.md rule 5)", "[links]") {
+// Omitted optional question fields come back with their defaults (docs/api.md "Resources").
+TEST_CASE("links: question defaults", "[links]") {
   google::protobuf::RepeatedPtrField<links::v1::QuestionDraft> drafts;
   *drafts.Add() = draft("Overall satisfaction");
   links::v1::Link link;

@@ -1,5 +1,5 @@
 // AI insights on saved and submitted answers, and dynamic probing through the responses rules
-// (API-CONTRACT.md section 9), on the in-memory store.
+// (docs/api.md "AI insights and summaries"), on the in-memory store.
 #include "services/responses/answer_evaluation.h"
 
 #include "services/responses/pg_responses_store.h"

@@ -1,6 +1,6 @@
-// Link summaries (API-CONTRACT.md section 9) from summary facts: exact NPS, averages,
-// distributions, medians, choice counts and text statistics, through the responses rules on
-// the in-memory store.
+// Link summaries (docs/api.md "AI insights and summaries") from summary facts: exact NPS,
+// averages, distributions, medians, choice counts and text statistics, through the responses
+// rules on the in-memory store.
 #include "services/responses/link_summary.h"
 
 #include "tests/unit/services/responses/responses_fixture.h"
