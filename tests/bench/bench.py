@@ -16,6 +16,7 @@ import types
 import urllib.error
 import urllib.request
 
+import bench_compare
 import bench_media
 import bench_webhooks
 import stack_cpu
@@ -135,7 +136,8 @@ def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, st
     return r
 
 
-TOOLS = types.SimpleNamespace(http=http, wrk=wrk, scenario=scenario, threads=THREADS)
+TOOLS = types.SimpleNamespace(http=http, wrk=wrk, scenario=scenario, threads=THREADS,
+                              connections=CONNECTIONS, warmup=WARMUP, duration=DURATION)
 
 
 def evaluator_pair(slug, bench_host):
@@ -201,15 +203,32 @@ def webhooks_only():
     return 1 if w6["errors"] or not all(checks.values()) else 0
 
 
+def compare_only():
+    """BENCH_ONLY=compare BENCH_BEFORE=DIR: W1 and W4 of this build against another's."""
+    before_dir = os.environ.get("BENCH_BEFORE", "")
+    if not before_dir:
+        raise SystemExit("bench: BENCH_ONLY=compare needs BENCH_BEFORE, a directory of binaries")
+    env = stack_env(STACK_DIR)
+    made = workspace(shlex.split(env["FEEDBACKCTL"]), "bench-compare")
+    with open(os.path.join(HERE, "link_5_questions.json")) as f:
+        link_body = json.load(f)
+    compared = bench_compare.rows(TOOLS, STACK_DIR, OUT_DIR, env["BASE_URL"], made["api_key"],
+                                  link_body, made["host"], before_dir)
+    bench_compare.print_rows(compared)
+    return 1 if any(r["errors"] for _, by_row in compared for r in by_row.values()) else 0
+
+
 def main():
     os.makedirs(OUT_DIR, exist_ok=True)
     # A stop from outside ends the run as an error would: every process it started is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     only = os.environ.get("BENCH_ONLY", "")
-    if only not in ("", "webhooks"):
-        raise SystemExit(f"bench: BENCH_ONLY={only!r}: the only subset is 'webhooks'")
+    if only not in ("", "webhooks", "compare"):
+        raise SystemExit(f"bench: BENCH_ONLY={only!r}: the subsets are 'webhooks' and 'compare'")
     if only == "webhooks":
         return webhooks_only()
+    if only == "compare":
+        return compare_only()
     env = stack_env(STACK_DIR)
     base = env["BASE_URL"]
     ctl = shlex.split(env["FEEDBACKCTL"])

@@ -46,16 +46,18 @@ def free_port():
 
 class BenchProcess:
     """One more `binary` on the stack's settings (STACK_DIR/services.env) with `settings`
-    added, on free ports; ready when its admin port says so."""
+    added, on free ports; ready when its admin port says so. `binary_dir`: a directory holding
+    the binary of another build (e.g. before a change) instead of build/services/<binary>/."""
 
-    def __init__(self, binary, stack_dir, out_dir, **settings):
+    def __init__(self, binary, stack_dir, out_dir, binary_dir=None, **settings):
         with open(os.path.join(stack_dir, "services.env")) as f:
             env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
         self.port, admin = free_port(), free_port()
         port_name, admin_name = PORTS[binary]
         env.update({port_name: str(self.port), admin_name: str(admin)}, **settings)
         self.log = open(os.path.join(out_dir, f"{binary}-{self.port}.log"), "w")
-        self.proc = subprocess.Popen([os.path.join(ROOT, "build", "services", binary, binary)],
+        path = os.path.join(binary_dir or os.path.join(ROOT, "build", "services", binary), binary)
+        self.proc = subprocess.Popen([path],
                                      env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid
         for _ in range(400):
