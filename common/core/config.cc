@@ -42,6 +42,7 @@ void Env::note(const char* name, std::string fallback, std::string accepted, con
     if (known.name == name) return;
   }
   if (about.computed_default) fallback = about.computed_default;
+  if (about.accepted) accepted = about.accepted;
   settings_.push_back({name, std::move(fallback), std::move(accepted), about.meaning, required});
 }
 
@@ -218,8 +219,9 @@ bool asksForSettings(int argc, char** argv) {
 
 std::string secretsKey(Env& env) {
   std::string key = env.requiredText(
-      "SECRETS_KEY", {"base64 of 32 random bytes, the same in every process: seals webhook "
-                      "secrets at rest (AES-256-GCM) and signs media addresses"});
+      "SECRETS_KEY", {.meaning = "the same in every process: seals webhook secrets at rest "
+                                 "(AES-256-GCM) and signs media addresses",
+                      .accepted = "base64 of 32 random bytes"});
   if (!key.empty() && !SecretBox::fromBase64Key(key)) {
     env.problem("SECRETS_KEY must be base64 of 32 bytes");
   }

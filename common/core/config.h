@@ -27,6 +27,9 @@ struct HostPort {
 struct About {
   const char* meaning = "";
   const char* computed_default = nullptr;
+  // What a text setting must be when the caller checks it further (e.g. "base64 of 32
+  // bytes"), in place of "text".
+  const char* accepted = nullptr;
 };
 
 // A setting as a process read it: the rows of docs/configuration.md.

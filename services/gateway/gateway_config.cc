@@ -80,10 +80,11 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
   c.rate_limits.intake_per_minute =
       env.integer("INTAKE_RATE_LIMIT", 60, 0, 100000000,
                   {"public intake calls per minute per client address and link (0: not limited)"});
-  c.trusted_proxies = splitList(env.text(
-      "TRUSTED_PROXIES", "",
-      {"comma-separated addresses or CIDR blocks (IPv4, IPv6) of load balancers whose "
-       "X-Forwarded-For names the client and whose X-Forwarded-Host names the host asked for"}));
+  c.trusted_proxies = splitList(
+      env.text("TRUSTED_PROXIES", "",
+               {.meaning = "load balancers whose X-Forwarded-For names the client and whose "
+                           "X-Forwarded-Host names the host asked for",
+                .accepted = "comma-separated IPv4 or IPv6 addresses or CIDR blocks"}));
   try {
     ClientAddresses check(c.trusted_proxies);
   } catch (const std::invalid_argument& e) {

@@ -37,8 +37,8 @@ int printSettings() {
 }
 
 // --routes: the route table (GatewayRoutes::describe) built as main builds it, with the
-// default settings and a made-up key; nothing is connected to or called. scripts/docs makes
-// docs/code-map.md of it.
+// default settings and a made-up key; no route is called (its Redis client may try the default
+// address, and logs that it cannot reach it). scripts/docs makes docs/code-map.md of it.
 int printRoutes() {
   static constexpr const char* kAnyKey = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
   Env env([](const char* name) -> const char* {

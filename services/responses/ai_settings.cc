@@ -17,9 +17,12 @@ AiSettings readAiSettings(Env& env) {
   }
   s.model.base_url =
       env.text("AI_BASE_URL", "",
-               {"with openai: an OpenAI-compatible chat-completions server up to its version, e.g. "
-                "http://host:8000/v1"});
-  s.model.model = env.text("AI_MODEL", "", {"with openai: the model"});
+               {.meaning = "with openai: an OpenAI-compatible chat-completions server up to its "
+                           "version, e.g. http://host:8000/v1",
+                .accepted = "an http(s) URL; required with openai"});
+  s.model.model =
+      env.text("AI_MODEL", "",
+               {.meaning = "with openai: the model", .accepted = "text; required with openai"});
   s.model.api_key = env.text("AI_API_KEY", "",
                              {"with openai: the server's bearer token (optional, never logged)"});
   s.model.timeout = std::chrono::milliseconds(

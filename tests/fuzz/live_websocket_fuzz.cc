@@ -1,5 +1,5 @@
-// Live transcription's WebSocket (GET /i/{slug}/responses/{uuid}/live/{field_key}/, API-
-// CONTRACT.md section 10): after a valid upgrade, any bytes as the respondent's frames (masked
+// Live transcription's WebSocket (GET /i/{slug}/responses/{uuid}/live/{field_key}/,
+// docs/api.md "Media"): after a valid upgrade, any bytes as the respondent's frames (masked
 // binary PCM, text such as {"type": "end"}, control frames, fragments, garbage) are read by the
 // gateway's WebSocket session and relayed to the responses service's stream, whose messages
 // must parse; the server then closes within its deadlines and keeps serving.

@@ -1,10 +1,12 @@
 """The pages of docs/ made from the code (scripts/docs): current, and checked so that a page
 that drifts from the code, or a citation of a section docs/api.md lacks, fails the run."""
+import importlib.machinery
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import types
 
 from harness import ROOT, test
 
@@ -87,3 +89,65 @@ def every_docs_page_is_linked_from_the_readme():
     missing = [p for p in pages if f"docs/{p}" not in readme]
     assert not missing, missing
     assert len(readme.splitlines()) <= 150, len(readme.splitlines())
+
+
+def docs_script():
+    """scripts/docs as a module, to call its checks on text planted here."""
+    loader = importlib.machinery.SourceFileLoader("docs_script", DOCS)
+    module = types.ModuleType(loader.name)
+    module.__file__ = DOCS
+    loader.exec_module(module)
+    return module
+
+
+@test
+def citations_of_documents_outside_the_repository_are_found_however_they_wrap():
+    script = docs_script()
+    headings = {"Media", "Errors"}
+    # Put together here, so that this file cites nothing itself.
+    api, contract, spec, shared = "docs/" + "api.md", "CONTRACT" + ".md", "SPEC" + ".md", "../" + "shared/"
+    cited = [
+        ("a.cc", f"// The rules (API-{contract} section 2).\n"),
+        ("b.cc", f"// The live socket (GET /i/{{slug}}/live/, API-\n// {contract} section 10): relayed\n"),
+        ("c.py", f'"""As {spec} says."""\n'),
+        ("d.h", f"// See {shared}ARCHITECTURE.md.\n"),
+        ("e.cc", f'  // Sizes ({api}\n  // "Limits").\n'),
+        ("f.cc", f'// Errors ({api} "Errors and\n// codes").\n'),
+    ]
+    for path, text in cited:
+        assert script.citation_problems_in(path, text, headings), (path, text)
+    fine = [
+        ("g.cc", f'// The body of an error ({api} "Errors").\n'),
+        ("h.cc", f'  // Uploads ({api}\n  // "Media") are streamed.\n'),
+        ("scripts/test", f"conformance=$root/{shared}conformance/run.py\n"),
+    ]
+    for path, text in fine:
+        assert not script.citation_problems_in(path, text, headings), (path, text)
+
+
+@test
+def routes_whose_declared_rpcs_disagree_with_their_handlers_fail():
+    script = docs_script()
+    sources = script.Sources([p for p in script.tracked_files()
+                              if p.startswith(("services/", "common/")) and p.endswith(".cc")])
+    rpcs = script.proto_rpcs()
+
+    def problems_with(change):
+        routes = script.run_binary("gateway", "--routes")
+        change({(r["method"], r["pattern"]): r for r in routes})
+        found = []
+        script.code_map(routes, rpcs, sources, found)
+        return found
+
+    assert problems_with(lambda routes: None) == []
+    # A call the handler makes that its route does not declare.
+    found = problems_with(lambda routes: routes[("GET", "/v1/tokens/")]["rpcs"].clear())
+    assert any("declares no RPC" in p for p in found), found
+    assert any("tokens_routes.cc calls ListTokens, which none of its routes declares" in p for p in found), found
+    # A declared call that no proto has, and one the handler never makes.
+    found = problems_with(lambda routes: routes[("DELETE", "/v1/links/{uuid}/")]["rpcs"].append(
+        "LinksService/DropLink"))
+    assert any("declares LinksService/DropLink, which no proto has" in p for p in found), found
+    found = problems_with(lambda routes: routes[("POST", "/v1/tokens/")]["rpcs"].append(
+        "WebhooksService/Redeliver"))
+    assert any("declares WebhooksService/Redeliver, but" in p for p in found), found

@@ -6,7 +6,6 @@
 // Parameters are typed: {uuid} (lowercase hyphenated UUID), {slug} (a link slug) and
 // {field_key} (a question's key); a segment of the wrong form is an absent resource (404).
 
-#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,9 +51,11 @@ class Router {
   };
 
   // `pattern` starts with '/' and ends with '/' unless it names a page or file.
+  // `source` defaults to the caller's file (clang 14, which builds the fuzz targets, has no
+  // std::source_location; both compilers have the builtin).
   void add(Method method, std::string_view pattern, Entry entry,
-           std::source_location where = std::source_location::current()) {
-    Route route{split(pattern), {}, method, std::move(entry), where.file_name()};
+           std::string_view source = __builtin_FILE()) {
+    Route route{split(pattern), {}, method, std::move(entry), source};
     for (const auto& s : route.segments) route.kinds.push_back(segmentKind(s));
     routes_.push_back(std::move(route));
   }

@@ -66,7 +66,9 @@ std::string firstBytes(const std::vector<std::string_view>& content, std::size_t
 }
 
 std::string baseType(std::string_view content_type) {
-  return asciiLowercase(trim(content_type.substr(0, content_type.find(';')), " "));
+  std::string_view type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+  return asciiLowercase(type);
 }
 
 // A file name as shown back: the last path segment, control characters dropped, at most 255

@@ -101,3 +101,64 @@ TEST_CASE("config: a gRPC peer is one name or a list of IPv4 replicas", "[config
   env.grpcTarget("BAD", "x:1");
   CHECK_THROWS_WITH(env.check(), Catch::Contains("BAD='a:1,b:2'"));
 }
+
+TEST_CASE("config: a choice takes one of its values, and names them when refused", "[config]") {
+  Env env = envWith({{"MODE", "closed"}, {"BAD", "sideways"}});
+  CHECK(env.choice("MODE", "open", {"open", "closed"}) == "closed");
+  CHECK(env.choice("MISSING", "open", {"open", "closed"}) == "open");
+  CHECK(env.choice("BAD", "open", {"open", "closed"}) == "open");
+  try {
+    env.check();
+    FAIL("a value outside the choices passed");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("BAD='sideways' must be one of open, closed") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("config: the shared readers of PUBLIC_SCHEME and SECRETS_KEY check their values",
+          "[config]") {
+  Env good = envWith(
+      {{"PUBLIC_SCHEME", "http"}, {"SECRETS_KEY", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}});
+  CHECK(feedback::publicScheme(good) == "http");
+  CHECK_FALSE(feedback::secretsKey(good).empty());
+  CHECK_NOTHROW(good.check());
+  Env bad = envWith({{"PUBLIC_SCHEME", "ftp"}, {"SECRETS_KEY", "not base64 of 32 bytes"}});
+  feedback::publicScheme(bad);
+  feedback::secretsKey(bad);
+  try {
+    bad.check();
+    FAIL("bad settings passed");
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    CHECK(message.find("PUBLIC_SCHEME='ftp'") != std::string::npos);
+    CHECK(message.find("SECRETS_KEY must be base64 of 32 bytes") != std::string::npos);
+  }
+  Env absent = Env::empty();
+  CHECK(feedback::publicScheme(absent) == "https");
+  feedback::secretsKey(absent);
+  CHECK_THROWS_AS(absent.check(), ConfigError);
+}
+
+TEST_CASE("config: every setting read is described once, with its default and its check",
+          "[config]") {
+  Env env = Env::empty();
+  env.integer("PORT", 8080, 0, 65535, {"the port"});
+  env.integer("PORT", 8080, 0, 65535, {"read again"});
+  env.integer("THREADS", 2, 1, 256, {"threads", "the number of cores"});
+  env.text("KEY", "", {.meaning = "a key", .accepted = "base64 of 32 bytes"});
+  env.requiredText("URL", {"the database"});
+  env.number("SCALE", 1.0, 0.0, 1000.0, {"a scale"});
+  const auto& s = env.settings();
+  REQUIRE(s.size() == 5);
+  CHECK((s[0].name == "PORT" && s[0].fallback == "8080" && s[0].meaning == "the port"));
+  CHECK(s[0].accepted == "an integer from 0 to 65535");
+  CHECK(s[1].fallback == "the number of cores");
+  CHECK(s[2].accepted == "base64 of 32 bytes");
+  CHECK((s[3].required && s[3].fallback.empty()));
+  CHECK((s[4].fallback == "1" && s[4].accepted == "a number from 0 to 1000"));
+  CHECK(
+      env.settingsJson().find(
+          R"({"name":"PORT","default":"8080","accepted":"an integer from 0 to 65535","meaning":"the port","required":false})") !=
+      std::string::npos);
+}

@@ -23,6 +23,13 @@ TEST_CASE("responses: the outbox trigger notifies the channel the dispatchers li
       CHECK(sql.compare(at, call.size(), call) == 0);
       ++notifying;
     }
+    // A NOTIFY statement names its channel too.
+    const std::string statement = "NOTIFY " + std::string(feedback::webhooks::kOutboxChannel);
+    for (auto at = sql.find("NOTIFY "); at != std::string::npos; at = sql.find("NOTIFY ", at + 1)) {
+      INFO("migration " << migration.version << " " << migration.name);
+      CHECK(sql.compare(at, statement.size(), statement) == 0);
+      ++notifying;
+    }
   }
   CHECK(notifying >= 1);
 }
