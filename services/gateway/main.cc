@@ -1,6 +1,7 @@
 // gateway: the REST surface. Routes /v1/... and the public intake /i/... to the services over
 // gRPC; /healthz, /readyz and /metrics on the admin port. main only wires.
 #include <atomic>
+#include <cstdio>
 #include <iostream>
 
 #include "common/core/log.h"
@@ -52,7 +53,11 @@ int printRoutes() {
   Metrics metrics;
   RevokedKeys revoked([] { return FeedMark{0, false}; });
   const GatewayRoutes routes(config, backends, redis, metrics, revoked);
-  std::cout << routes.describe() << "\n";
+  // One write, as each log line is one: the Redis client's thread may log meanwhile, and two
+  // writes let its line land between the table and its line break.
+  const std::string line = routes.describe() + "\n";
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fflush(stdout);
   return 0;
 }
 
