@@ -23,11 +23,20 @@ EvaluatorConfig evaluatorConfig(const Question& question) {
 }
 
 bool isEvaluated(const Question& question) {
-  const auto& type = question.response_type;
-  if (type == "text" || type == "voice_text_fallback") return true;
-  if (type != "voice") return false;
-  const auto* enabled = question.configuration.if_contains("enable_ai_evaluation");
-  return !(enabled && enabled->is_bool() && !enabled->get_bool());
+  const QuestionType* type = findQuestionType(question.response_type);
+  if (!type) return false;
+  switch (type->evaluation) {
+    case Evaluation::kAlways:
+      return true;
+    case Evaluation::kUnlessDisabled: {
+      const auto* enabled = question.configuration.if_contains("enable_ai_evaluation");
+      return !(enabled && enabled->is_bool() && !enabled->get_bool());
+    }
+    case Evaluation::kUnset:
+    case Evaluation::kNever:
+      break;
+  }
+  return false;
 }
 
 bool isProbed(const Question& question) {

@@ -27,8 +27,8 @@ struct EvaluatorConfig {
 // the link was saved; a value of the wrong kind also reads as the default).
 EvaluatorConfig evaluatorConfig(const Question& question);
 
-// Whether answers to `question` get AI insights: text, voice_text_fallback, and voice unless
-// its configuration says enable_ai_evaluation: false.
+// Whether answers to `question` get AI insights, as its type's row says (text,
+// voice_text_fallback, and voice unless its configuration says enable_ai_evaluation: false).
 bool isEvaluated(const Question& question);
 
 // Whether saving an answer to `question` may ask a follow-up: probing is on and the question

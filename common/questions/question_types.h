@@ -1,9 +1,11 @@
 #pragma once
 // The question-type table (docs/api.md "Question types"): the one place that names the 13 types
-// and holds every rule that depends on a type: the configuration keys each accepts, what
+// and holds every fact that depends on a type: the configuration keys each accepts, what
 // values those keys take and their defaults, rules across keys, how the type is answered and
-// what a valid answer is. Links validate configurations with it, responses validate answers
-// with it.
+// what a valid answer is, whether answers get AI insights, what media they hold, the extra
+// fields of their records and how a link's summary sums them up. Links validate
+// configurations with it, responses validate answers and summarise with it. Every fact of a
+// row is stated (none left unset: a test checks), so adding a type means adding a row.
 
 #include <array>
 #include <boost/json/object.hpp>
@@ -69,12 +71,45 @@ using ConfigCheck = void (*)(const boost::json::object& configuration, ConfigPro
 using AnswerRule = std::optional<std::string> (*)(const Question& question,
                                                   const boost::json::value& value);
 
+// How a link's summary sums up a type's answers (link_summary.cc); the value is the kind
+// letter of the answer's line in a response's summary facts (summary_facts.cc).
+enum class SummaryKind : char {
+  kUnset = 0,
+  kNone = 'a',    // only counted as answered
+  kRating = 'r',  // a distribution, and the average or the NPS
+  kNumber = 'n',  // average, minimum, maximum
+  kChoice = 'c',  // counts per option or card (the key named by `choices`)
+  kYesNo = 'y',
+  kText = 't',  // sentiment, top topics and actionable answers, from AI insights
+};
+
+// Whether answers get AI insights (and may be probed).
+enum class Evaluation {
+  kUnset,
+  kNever,
+  kAlways,
+  kUnlessDisabled,  // unless the configuration says enable_ai_evaluation: false
+};
+
+// What respondents' media an answer may hold.
+enum class AnswerMedia { kUnset, kNone, kRecording, kFile };
+
+// The extra field an answer's record (and its events) carries beside its value.
+enum class AnswerExtra { kUnset, kNone, kRatingDetails, kSelectedCard };
+
 struct QuestionType {
   std::string_view name;
   std::initializer_list<ConfigKey> configuration;
   AnswerSource source = AnswerSource::kRespondent;
   AnswerRule answer = nullptr;       // null unless source is kRespondent
   ConfigCheck check_keys = nullptr;  // null when the keys are independent
+  SummaryKind summary = SummaryKind::kUnset;
+  // With SummaryKind::kChoice: the configuration key that lists the choices ("options", or
+  // "cards", whose items' "id" is the choice).
+  std::string_view choices = {};
+  Evaluation evaluation = Evaluation::kUnset;
+  AnswerMedia media = AnswerMedia::kUnset;
+  AnswerExtra extra = AnswerExtra::kUnset;
 };
 
 inline constexpr std::string_view kDefaultQuestionType = "voice";
@@ -85,6 +120,8 @@ inline constexpr std::array<std::string_view, 2> kCardMediaTypes = {"image", "vi
 const std::array<QuestionType, 13>& questionTypes();
 // Null for a name outside the table.
 const QuestionType* findQuestionType(std::string_view name);
+// The summary kind of a type's answers; kNone for a name outside the table.
+SummaryKind summaryKindOf(std::string_view name);
 
 // The configured value of `key`, or the table's default for it; nullptr when neither exists.
 // `question.response_type` must be in the table.

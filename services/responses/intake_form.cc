@@ -89,13 +89,15 @@ feedback::responses::v1::Answer makeAnswer(const questions::Question& question,
   if (!value.is_null()) a.set_value_json(jsonText(value));
   a.set_ai_insights_json("{}");
   if (value.is_null()) return a;
-  if (question.response_type == "rating") {
+  const auto* type = questions::findQuestionType(question.response_type);
+  const auto extra = type ? type->extra : questions::AnswerExtra::kNone;
+  if (extra == questions::AnswerExtra::kRatingDetails) {
     auto details = questions::ratingDetails(question, value);
     auto* out = a.mutable_rating_details();
     out->set_value(details.value);
     out->set_max_value(details.max_value);
     out->set_scale_type(details.scale_type);
-  } else if (question.response_type == "image_choice") {
+  } else if (extra == questions::AnswerExtra::kSelectedCard) {
     if (auto card = questions::selectedCard(question, value)) {
       auto* out = a.mutable_selected_card();
       out->set_card_id(card->card_id);

@@ -73,15 +73,13 @@ void countIn(Map& counts, std::string_view key) {
   }
 }
 
-bool isTextType(std::string_view type) {
-  return type == "text" || type == "voice" || type == "voice_text_fallback";
-}
-
-// The options (or card ids) a choice question offers now.
+// The options (or card ids) a choice question offers now: the key its type's row names.
 std::vector<std::string> choicesOf(const Question& q) {
   std::vector<std::string> out;
-  const bool cards = q.response_type == "image_choice";
-  const auto* list = questions::setting(q, cards ? "cards" : "options");
+  const auto* type = questions::findQuestionType(q.response_type);
+  if (!type || type->choices.empty()) return out;
+  const bool cards = type->choices == "cards";
+  const auto* list = questions::setting(q, type->choices);
   if (!list || !list->is_array()) return out;
   for (const auto& item : list->get_array()) {
     const auto* text = cards && item.is_object() ? item.get_object().if_contains("id") : &item;
@@ -214,21 +212,24 @@ void LinkSummary::add(std::string_view facts) {
 
 void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
                           std::string_view payload) {
-  const auto& type = q.response_type;
-  if (kind == "r" && type == "rating") {
+  using questions::SummaryKind;
+  const SummaryKind summary = questions::summaryKindOf(q.response_type);
+  // A line written while the question had another type is not summed up as this one.
+  if (kind.size() != 1 || kind.front() != static_cast<char>(summary)) return;
+  if (summary == SummaryKind::kRating) {
     int64_t value = 0;
     if (std::from_chars(payload.data(), payload.data() + payload.size(), value).ec == std::errc()) {
       ++s.ratings[value];
     }
-  } else if (kind == "n" && type == "number") {
+  } else if (summary == SummaryKind::kNumber) {
     boost::system::error_code ec;
     auto v = boost::json::parse(payload, ec);
     if (!ec && v.is_number()) s.numbers.push_back(v.to_number<double>());
-  } else if (kind == "c" && (type == "multiple_choice" || type == "image_choice")) {
+  } else if (summary == SummaryKind::kChoice) {
     forEachString(payload, [&s](std::string_view choice) { countIn(s.choices, choice); });
-  } else if (kind == "y" && type == "yes_no") {
+  } else if (summary == SummaryKind::kYesNo) {
     ++(payload == "1" ? s.yes : s.no);
-  } else if (kind == "t" && isTextType(type)) {
+  } else if (summary == SummaryKind::kText) {
     std::string_view rest = payload;
     const auto sentiment = cut(rest, '\t');
     const auto actionable = cut(rest, '\t');
@@ -260,21 +261,22 @@ std::string LinkSummary::json(const std::string& link_uuid, int64_t started) con
         .field("answered", s.answered)
         .key("stats")
         .beginObject();
-    const auto& type = q.response_type;
-    if (type == "rating") {
+    using questions::SummaryKind;
+    const SummaryKind summary = questions::summaryKindOf(q.response_type);
+    if (summary == SummaryKind::kRating) {
       writeRatingStats(json, q, s.ratings);
-    } else if (type == "number") {
+    } else if (summary == SummaryKind::kNumber) {
       writeNumberStats(json, s.numbers);
-    } else if (type == "multiple_choice" || type == "image_choice") {
+    } else if (summary == SummaryKind::kChoice) {
       json.key("counts").beginObject();
       for (const auto& choice : choicesOf(q)) {
         auto it = s.choices.find(choice);
         json.field(choice, it == s.choices.end() ? int64_t{0} : it->second);
       }
       json.endObject();
-    } else if (type == "yes_no") {
+    } else if (summary == SummaryKind::kYesNo) {
       json.field("yes", s.yes).field("no", s.no);
-    } else if (isTextType(type)) {
+    } else if (summary == SummaryKind::kText) {
       json.key("sentiment")
           .beginObject()
           .field("positive", s.positive)

@@ -3,6 +3,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "common/questions/question_types.h"
+
 namespace feedback::responses {
 namespace {
 
@@ -36,19 +38,20 @@ std::string summaryFacts(const std::vector<rv1::Answer>& answers) {
   std::string out;
   for (const auto& a : answers) {
     if (a.value_json().empty() && !a.has_transcription()) continue;
-    const auto& type = a.response_type();
     out += a.question_uuid();
     out += '\t';
-    if (type == "rating" && a.has_rating_details()) {
+    using questions::SummaryKind;
+    const SummaryKind kind = questions::summaryKindOf(a.response_type());
+    if (kind == SummaryKind::kRating && a.has_rating_details()) {
       out += "r\t" + std::to_string(a.rating_details().value());
-    } else if (type == "number") {
+    } else if (kind == SummaryKind::kNumber) {
       out += "n\t" + a.value_json();
-    } else if ((type == "multiple_choice" || type == "image_choice") && !a.value_json().empty()) {
+    } else if (kind == SummaryKind::kChoice && !a.value_json().empty()) {
       out += "c\t";
       out += a.value_json().front() == '[' ? a.value_json() : "[" + a.value_json() + "]";
-    } else if (type == "yes_no") {
+    } else if (kind == SummaryKind::kYesNo) {
       out += a.value_json() == "true" ? "y\t1" : "y\t0";
-    } else if (type == "text" || type == "voice" || type == "voice_text_fallback") {
+    } else if (kind == SummaryKind::kText) {
       out += "t\t";
       appendText(out, a);
     } else {

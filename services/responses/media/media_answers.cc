@@ -31,15 +31,16 @@ constexpr double kLongestRecordingSeconds = 3600;
   throw ApiError(ErrorCode::kPayloadTooLarge, "The " + what + ".");
 }
 
-bool takesRecordings(const questions::Question& q) {
-  return q.response_type == "voice" || q.response_type == "voice_text_fallback";
+questions::AnswerMedia mediaOf(const questions::Question& q) {
+  const auto* type = questions::findQuestionType(q.response_type);
+  return type ? type->media : questions::AnswerMedia::kNone;
 }
 
 void checkKind(const questions::Question& question, v1::MediaKind kind) {
-  if (kind == v1::MEDIA_KIND_FILE && question.response_type != "file_upload") {
+  if (kind == v1::MEDIA_KIND_FILE && mediaOf(question) != questions::AnswerMedia::kFile) {
     invalid(question.field_key, "takes no file upload");
   }
-  if (kind == v1::MEDIA_KIND_AUDIO && !takesRecordings(question)) {
+  if (kind == v1::MEDIA_KIND_AUDIO && mediaOf(question) != questions::AnswerMedia::kRecording) {
     invalid(question.field_key, "takes no recording");
   }
 }

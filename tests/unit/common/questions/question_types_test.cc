@@ -1,0 +1,61 @@
+#include "common/questions/question_types.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "common/questions/evaluation_rules.h"
+
+namespace q = feedback::questions;
+
+// Every row states every fact of its type: adding a type means adding a row, and a row that
+// leaves a fact out fails here rather than falling into some default elsewhere.
+TEST_CASE("question types: every row states every fact of its type", "[questions]") {
+  for (const auto& type : q::questionTypes()) {
+    INFO(type.name);
+    CHECK(type.summary != q::SummaryKind::kUnset);
+    CHECK(type.evaluation != q::Evaluation::kUnset);
+    CHECK(type.media != q::AnswerMedia::kUnset);
+    CHECK(type.extra != q::AnswerExtra::kUnset);
+    // The choices a summary counts are a configuration key of the type, and only choice
+    // types name one.
+    CHECK((type.summary == q::SummaryKind::kChoice) == !type.choices.empty());
+    if (!type.choices.empty()) {
+      bool configured = false;
+      for (const auto& key : type.configuration) configured |= key.name == type.choices;
+      CHECK(configured);
+    }
+    // Only what respondents answer is summed up beyond "answered", evaluated or holds media.
+    if (type.source != q::AnswerSource::kRespondent) {
+      CHECK(type.summary == q::SummaryKind::kNone);
+      CHECK(type.evaluation == q::Evaluation::kNever);
+      CHECK(type.media == q::AnswerMedia::kNone);
+      CHECK(type.extra == q::AnswerExtra::kNone);
+    }
+    // A type evaluated unless disabled has the key that disables it.
+    if (type.evaluation == q::Evaluation::kUnlessDisabled) {
+      bool switchable = false;
+      for (const auto& key : type.configuration) switchable |= key.name == "enable_ai_evaluation";
+      CHECK(switchable);
+    }
+  }
+}
+
+TEST_CASE("question types: the facts the summary and the evaluator read", "[questions]") {
+  CHECK(q::summaryKindOf("rating") == q::SummaryKind::kRating);
+  CHECK(q::summaryKindOf("image_choice") == q::SummaryKind::kChoice);
+  CHECK(q::summaryKindOf("voice") == q::SummaryKind::kText);
+  CHECK(q::summaryKindOf("email") == q::SummaryKind::kNone);
+  CHECK(q::summaryKindOf("telepathy") == q::SummaryKind::kNone);
+  q::Question voice;
+  voice.response_type = "voice";
+  CHECK(q::isEvaluated(voice));
+  voice.configuration["enable_ai_evaluation"] = false;
+  CHECK_FALSE(q::isEvaluated(voice));
+  q::Question text;
+  text.response_type = "text";
+  text.configuration["enable_ai_evaluation"] = false;  // not a key of text: it stays evaluated
+  CHECK(q::isEvaluated(text));
+  q::Question choice;
+  choice.response_type = "multiple_choice";
+  CHECK_FALSE(q::isEvaluated(choice));
+}
