@@ -22,6 +22,8 @@ boost::json::object objectOf(const std::string& json) {
   return std::move(value.as_object());
 }
 
+}  // namespace
+
 std::vector<questions::Question> questionsOf(const lv1::Link& link) {
   std::vector<questions::Question> out;
   out.reserve(static_cast<std::size_t>(link.questions_size()));
@@ -41,8 +43,6 @@ std::vector<questions::Question> questionsOf(const lv1::Link& link) {
   }
   return out;
 }
-
-}  // namespace
 
 IntakeForm::IntakeForm(const feedback::responses::v1::IntakeLink& link)
     : workspace_uuid_(link.workspace_uuid()), link_(link.link()), rules_(questionsOf(link.link())) {

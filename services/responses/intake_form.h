@@ -14,6 +14,10 @@
 
 namespace feedback::responses {
 
+// The link's questions as the rules take them (configuration, condition and evaluator_config
+// parsed); VALIDATION_ERROR when one of them is not a JSON object.
+std::vector<questions::Question> questionsOf(const feedback::links::v1::Link& link);
+
 class IntakeForm {
  public:
   // VALIDATION_ERROR when the caller's link is malformed (an internal caller's mistake).

@@ -191,6 +191,12 @@ std::vector<Question> questionsOfDocument(std::string_view link_json) {
   return out;
 }
 
+std::vector<Question> summarised(std::vector<Question> questions) {
+  std::erase_if(questions,
+                [](const Question& q) { return !questions::findQuestionType(q.response_type); });
+  return questions;
+}
+
 LinkSummary::LinkSummary(std::vector<Question> questions)
     : questions_(std::move(questions)), stats_(questions_.size()) {
   for (std::size_t i = 0; i < questions_.size(); ++i) index_.emplace(questions_[i].uuid, i);

@@ -68,6 +68,9 @@ class LinkSummary {
 
 // The questions of a link document as the API shows it (GET /v1/links/{uuid}/): uuid,
 // field_key, response_type and configuration. VALIDATION_ERROR when it is no such document.
+// Only for requests of gateways older than GetLinkSummaryRequest.link (to be removed with it).
 std::vector<questions::Question> questionsOfDocument(std::string_view link_json);
+// The questions of a link that a summary can sum up: those of a type the table knows.
+std::vector<questions::Question> summarised(std::vector<questions::Question> questions);
 
 }  // namespace feedback::responses

@@ -5,6 +5,7 @@
 #include "common/core/ids.h"
 #include "common/core/pagination.h"
 #include "common/core/text.h"
+#include "services/responses/intake_form.h"
 #include "services/responses/link_summary.h"
 #include "services/responses/responses_service.h"
 
@@ -127,7 +128,8 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
   std::optional<int64_t> since, until;
   if (request.has_since_micros()) since = request.since_micros();
   if (request.has_until_micros()) until = request.until_micros();
-  LinkSummary summary(questionsOfDocument(request.link_json()));
+  LinkSummary summary(request.has_link() ? summarised(questionsOf(request.link()))
+                                         : questionsOfDocument(request.link_json()));
   store.forEachSummaryFacts(workspace, request.link_uuid(), since, until,
                             [&summary](std::string_view facts) { summary.add(facts); });
   // Read after the facts: a response completed in between is started, never the reverse.

@@ -16,20 +16,20 @@ std::shared_ptr<const LinkDocument> LinkCache::find(const std::string& link_uuid
 
 void LinkCache::store(const std::string& link_uuid, const std::string& workspace_uuid,
                       int64_t version, std::shared_ptr<const LinkDocument> body) {
-  if (!body || body->json.size() > max_bytes_ || max_entries_ == 0) return;
+  if (!body || body->bytes > max_bytes_ || max_entries_ == 0) return;
   std::lock_guard lock(mutex_);
   auto it = entries_.find(link_uuid);
   if (it != entries_.end()) {
     // Never replace a newer document with an older one fetched concurrently.
     if (it->second.version > version) return;
-    bytes_ -= it->second.body->json.size();
-    bytes_ += body->json.size();
+    bytes_ -= it->second.body->bytes;
+    bytes_ += body->bytes;
     it->second = Entry{workspace_uuid, version, std::move(body)};
     evictUntilFits(0);
     return;
   }
-  evictUntilFits(body->json.size());
-  bytes_ += body->json.size();
+  evictUntilFits(body->bytes);
+  bytes_ += body->bytes;
   entries_.emplace(link_uuid, Entry{workspace_uuid, version, std::move(body)});
   insertion_order_.push_back(link_uuid);
 }
@@ -40,7 +40,7 @@ void LinkCache::evictUntilFits(std::size_t incoming) {
     auto it = entries_.find(insertion_order_.front());
     insertion_order_.pop_front();
     if (it == entries_.end()) continue;
-    bytes_ -= it->second.body->json.size();
+    bytes_ -= it->second.body->bytes;
     entries_.erase(it);
   }
 }

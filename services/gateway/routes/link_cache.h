@@ -14,12 +14,18 @@
 #include <string>
 #include <unordered_map>
 
+#include "feedback/links/v1/links.pb.h"
+
 namespace feedback::gateway {
 
 struct LinkDocument {
   // The link's JSON with a one-character placeholder for response_count at count_offset.
   std::string json;
   std::size_t count_offset = 0;
+  // The link it renders, for the calls that take the link itself (a summary's questions).
+  std::shared_ptr<const feedback::links::v1::Link> link;
+  // What the document holds in memory, as the cache counts it against its bound.
+  std::size_t bytes = 0;
 
   // The document with `count` in place of the placeholder.
   std::string withCount(int64_t count) const {

@@ -80,6 +80,8 @@ LinkDocument renderLinkDocument(const lv1::Link& link) {
   doc.json.reserve(1024 + 512 * static_cast<std::size_t>(link.questions_size()));
   JsonWriter json(doc.json);
   writeLink(json, link, &doc.count_offset);
+  doc.link = std::make_shared<const lv1::Link>(link);
+  doc.bytes = doc.json.size() + doc.link->SpaceUsedLong();
   return doc;
 }
 

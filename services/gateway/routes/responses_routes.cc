@@ -177,14 +177,14 @@ void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
       });
 }
 
-// GET /v1/links/{uuid}/summary/: the service summarises the link's questions as its document
-// has them now.
+// GET /v1/links/{uuid}/summary/: the service summarises the link's questions as the link has
+// them now.
 void summary(const Stub& responses, const ContextPtr& ctx, Respond respond,
              const LinkDocument& document) {
   rv1::GetLinkSummaryRequest request;
   *request.mutable_caller() = ctx->caller;
   request.set_link_uuid(ctx->params.at(0));
-  request.set_link_json(document.withCount(0));
+  *request.mutable_link() = *document.link;
   Query query(ctx->request.query());
   if (auto since = timeBound(query, "since", false)) request.set_since_micros(*since);
   if (auto until = timeBound(query, "until", true)) request.set_until_micros(*until);

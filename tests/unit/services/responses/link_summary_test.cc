@@ -23,7 +23,8 @@ struct SummaryFixture : Fixture {
     *l.add_questions() = question("note", "help_block", R"({"content": "Thanks"})");
   }
 
-  // The document the gateway passes: the link's questions as the API shows them.
+  // The document gateways older than GetLinkSummaryRequest.link pass: the link's questions
+  // as the API shows them.
   std::string document() const {
     std::string out = R"({"uuid":")" + std::string(kLink) + R"(","questions":[)";
     for (int i = 0; i < link.link().questions_size(); ++i) {
@@ -36,12 +37,18 @@ struct SummaryFixture : Fixture {
     return out + "]}";
   }
 
-  boost::json::object summary(std::optional<int64_t> since = {},
-                              std::optional<int64_t> until = {}) {
+  // The summary as a gateway asks for it (the link itself), or as an older one did (its
+  // document).
+  boost::json::object summary(std::optional<int64_t> since = {}, std::optional<int64_t> until = {},
+                              bool as_document = false) {
     v1::GetLinkSummaryRequest r;
     r.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
     r.set_link_uuid(kLink);
-    r.set_link_json(document());
+    if (as_document) {
+      r.set_link_json(document());
+    } else {
+      *r.mutable_link() = link.link();
+    }
     if (since) r.set_since_micros(*since);
     if (until) r.set_until_micros(*until);
     return boost::json::parse(service.linkSummary(store, r).summary_json()).as_object();
@@ -177,6 +184,25 @@ TEST_CASE("summary: options with quotes, commas and backslashes are counted as g
   CHECK(counts.at("a, b").as_int64() == 2);
   CHECK(counts.at("back\\slash").as_int64() == 1);
   CHECK(counts.at("ünï").as_int64() == 1);
+}
+
+TEST_CASE("summary: a request with the link's document, as older gateways send, sums alike",
+          "[responses]") {
+  SummaryFixture f;
+  f.oneShot({{"nps", "10"}, {"plan", R"("pro")"}, {"comment", R"("Great, thanks!")"}});
+  f.oneShot({{"nps", "3"}, {"again", "false"}});
+  CHECK(f.summary() == f.summary({}, {}, /*as_document=*/true));
+  CHECK(stats(f.summary({}, {}, true), "nps").at("detractors").as_int64() == 1);
+}
+
+TEST_CASE("summary: a link whose question is malformed is refused, not summed", "[responses]") {
+  SummaryFixture f;
+  v1::GetLinkSummaryRequest r;
+  r.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
+  r.set_link_uuid(kLink);
+  *r.mutable_link() = f.link.link();
+  r.mutable_link()->mutable_questions(0)->set_configuration_json("[1, 2]");
+  CHECK(failure([&] { f.service.linkSummary(f.store, r); }).first == ErrorCode::kValidationError);
 }
 
 TEST_CASE("summary: the link document must be one", "[responses]") {

@@ -6,8 +6,10 @@ using feedback::gateway::LinkCache;
 using feedback::gateway::LinkDocument;
 
 namespace {
+// A document that counts as its text's size (as one without its link would).
 std::shared_ptr<const LinkDocument> body(std::string text) {
-  return std::make_shared<const LinkDocument>(LinkDocument{std::move(text), 0});
+  const std::size_t size = text.size();
+  return std::make_shared<const LinkDocument>(LinkDocument{std::move(text), 0, nullptr, size});
 }
 }  // namespace
 
