@@ -95,14 +95,14 @@ double Env::number(const char* name, double fallback, double min, double max, Ab
     out << x;
     return out.str();
   };
-  note(name, shortest(fallback), "a number from " + shortest(min) + " to " + shortest(max), about);
+  const std::string range = "from " + shortest(min) + " to " + shortest(max);
+  note(name, shortest(fallback), "a number " + range, about);
   const char* value = raw(name);
   if (!value) return fallback;
   char* end = nullptr;
   double parsed = std::strtod(value, &end);
   if (end == value || *end != '\0' || !(parsed >= min && parsed <= max)) {
-    problems_.push_back(std::string(name) + "='" + value + "' must be a number from " +
-                        std::to_string(min) + " to " + std::to_string(max));
+    problems_.push_back(std::string(name) + "='" + value + "' must be a number " + range);
     return fallback;
   }
   return parsed;

@@ -131,6 +131,16 @@ SummaryKind summaryKindOf(std::string_view name) {
   return type ? type->summary : SummaryKind::kNone;
 }
 
+AnswerMedia mediaOf(std::string_view name) {
+  const QuestionType* type = findQuestionType(name);
+  return type ? type->media : AnswerMedia::kNone;
+}
+
+AnswerExtra extraOf(std::string_view name) {
+  const QuestionType* type = findQuestionType(name);
+  return type ? type->extra : AnswerExtra::kNone;
+}
+
 const boost::json::value* setting(const Question& question, std::string_view key) {
   if (const auto* configured = question.configuration.if_contains(key)) return configured;
   // The table's defaults, parsed once: "<type>.<key>" -> value.

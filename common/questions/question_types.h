@@ -120,8 +120,11 @@ inline constexpr std::array<std::string_view, 2> kCardMediaTypes = {"image", "vi
 const std::array<QuestionType, 13>& questionTypes();
 // Null for a name outside the table.
 const QuestionType* findQuestionType(std::string_view name);
-// The summary kind of a type's answers; kNone for a name outside the table.
+// Facts of the type named `name`, read by code that holds only the name (an answer's
+// response_type); for a name outside the table: kNone.
 SummaryKind summaryKindOf(std::string_view name);
+AnswerMedia mediaOf(std::string_view name);
+AnswerExtra extraOf(std::string_view name);
 
 // The configured value of `key`, or the table's default for it; nullptr when neither exists.
 // `question.response_type` must be in the table.

@@ -89,8 +89,7 @@ feedback::responses::v1::Answer makeAnswer(const questions::Question& question,
   if (!value.is_null()) a.set_value_json(jsonText(value));
   a.set_ai_insights_json("{}");
   if (value.is_null()) return a;
-  const auto* type = questions::findQuestionType(question.response_type);
-  const auto extra = type ? type->extra : questions::AnswerExtra::kNone;
+  const auto extra = questions::extraOf(question.response_type);
   if (extra == questions::AnswerExtra::kRatingDetails) {
     auto details = questions::ratingDetails(question, value);
     auto* out = a.mutable_rating_details();

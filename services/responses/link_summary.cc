@@ -186,9 +186,9 @@ std::vector<Question> questionsOfDocument(std::string_view link_json) {
     if (const auto* c = o.if_contains("configuration"); c && c->is_object()) {
       q.configuration = c->get_object();
     }
-    if (questions::findQuestionType(q.response_type)) out.push_back(std::move(q));
+    out.push_back(std::move(q));
   }
-  return out;
+  return summarised(std::move(out));
 }
 
 std::vector<Question> summarised(std::vector<Question> questions) {

@@ -31,16 +31,12 @@ constexpr double kLongestRecordingSeconds = 3600;
   throw ApiError(ErrorCode::kPayloadTooLarge, "The " + what + ".");
 }
 
-questions::AnswerMedia mediaOf(const questions::Question& q) {
-  const auto* type = questions::findQuestionType(q.response_type);
-  return type ? type->media : questions::AnswerMedia::kNone;
-}
-
 void checkKind(const questions::Question& question, v1::MediaKind kind) {
-  if (kind == v1::MEDIA_KIND_FILE && mediaOf(question) != questions::AnswerMedia::kFile) {
+  const auto media = questions::mediaOf(question.response_type);
+  if (kind == v1::MEDIA_KIND_FILE && media != questions::AnswerMedia::kFile) {
     invalid(question.field_key, "takes no file upload");
   }
-  if (kind == v1::MEDIA_KIND_AUDIO && mediaOf(question) != questions::AnswerMedia::kRecording) {
+  if (kind == v1::MEDIA_KIND_AUDIO && media != questions::AnswerMedia::kRecording) {
     invalid(question.field_key, "takes no recording");
   }
 }

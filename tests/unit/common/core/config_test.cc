@@ -162,3 +162,15 @@ TEST_CASE("config: every setting read is described once, with its default and it
           R"({"name":"PORT","default":"8080","accepted":"an integer from 0 to 65535","meaning":"the port","required":false})") !=
       std::string::npos);
 }
+
+TEST_CASE("config: a number out of range names its range as the description does", "[config]") {
+  Env env = envWith({{"SCALE", "2000"}});
+  CHECK(env.number("SCALE", 1.0, 0.0, 1000.0) == 1.0);
+  try {
+    env.check();
+    FAIL("a number out of range passed");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("SCALE='2000' must be a number from 0 to 1000") !=
+          std::string::npos);
+  }
+}

@@ -46,6 +46,12 @@ TEST_CASE("question types: the facts the summary and the evaluator read", "[ques
   CHECK(q::summaryKindOf("voice") == q::SummaryKind::kText);
   CHECK(q::summaryKindOf("email") == q::SummaryKind::kNone);
   CHECK(q::summaryKindOf("telepathy") == q::SummaryKind::kNone);
+  CHECK(q::mediaOf("voice_text_fallback") == q::AnswerMedia::kRecording);
+  CHECK(q::mediaOf("file_upload") == q::AnswerMedia::kFile);
+  CHECK(q::mediaOf("telepathy") == q::AnswerMedia::kNone);
+  CHECK(q::extraOf("rating") == q::AnswerExtra::kRatingDetails);
+  CHECK(q::extraOf("image_choice") == q::AnswerExtra::kSelectedCard);
+  CHECK(q::extraOf("telepathy") == q::AnswerExtra::kNone);
   q::Question voice;
   voice.response_type = "voice";
   CHECK(q::isEvaluated(voice));
