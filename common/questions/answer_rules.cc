@@ -1,11 +1,14 @@
 #include "common/questions/answer_rules.h"
 
 #include <boost/url/parse.hpp>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
 #include "common/core/ascii.h"
 #include "common/core/limits.h"
+#include "common/questions/configuration_rules.h"
+#include "common/questions/phone_numbers.h"
 
 namespace feedback::questions {
 namespace {
@@ -26,20 +29,6 @@ Problem textWithin(const boost::json::value& value, std::size_t limit) {
   return std::nullopt;
 }
 
-std::optional<int64_t> wholeNumber(const boost::json::value& value) {
-  if (value.is_int64()) return value.as_int64();
-  if (value.is_uint64() && value.as_uint64() <= static_cast<uint64_t>(INT64_MAX)) {
-    return static_cast<int64_t>(value.as_uint64());
-  }
-  if (value.is_double()) {
-    double d = value.as_double();
-    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9e15) {
-      return static_cast<int64_t>(d);
-    }
-  }
-  return std::nullopt;
-}
-
 std::optional<double> settingNumber(const Question& question, std::string_view key) {
   const boost::json::value* v = setting(question, key);
   return v ? numericValue(*v) : std::nullopt;
@@ -48,13 +37,6 @@ std::optional<double> settingNumber(const Question& question, std::string_view k
 bool settingFlag(const Question& question, std::string_view key) {
   const boost::json::value* v = setting(question, key);
   return v && v->is_bool() && v->as_bool();
-}
-
-std::string formatNumber(double n) {
-  if (std::floor(n) == n && std::fabs(n) < 1e15) return std::to_string(static_cast<int64_t>(n));
-  std::string text = std::to_string(n);
-  while (!text.empty() && text.back() == '0') text.pop_back();
-  return text;
 }
 
 bool isOption(const boost::json::array& options, const boost::json::value& value) {
@@ -74,10 +56,6 @@ bool isLocalPartChar(unsigned char c) {
   return std::isalnum(c) || c >= 0x80 || kSpecials.find(static_cast<char>(c)) != kSpecials.npos;
 }
 
-bool isLeapYear(int year) {
-  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-}
-
 bool isMediaType(std::string_view text) {
   auto slash = text.find('/');
   return slash != std::string_view::npos && slash > 0 && slash + 1 < text.size() &&
@@ -90,6 +68,22 @@ std::size_t characterCount(std::string_view utf8) {
   std::size_t count = 0;
   for (unsigned char c : utf8) count += (c & 0xC0) != 0x80;
   return count;
+}
+
+std::string numberText(double n) {
+  char out[32];
+  auto result = std::to_chars(out, out + sizeof out, n);
+  return std::string(out, result.ptr);
+}
+
+bool onStep(double n, double from, double step) {
+  // The distance to the nearest step, against a tolerance for binary rounding only (0.3 is
+  // three steps of 0.1; 1500000000.5 is not a whole number of steps of 1).
+  const double offset = n - from;
+  const double from_step = std::fabs(offset - std::round(offset / step) * step);
+  const double tolerance = 1e-9 * step + 8 * std::numeric_limits<double>::epsilon() *
+                                             std::max(std::fabs(offset), std::fabs(n));
+  return from_step <= tolerance;
 }
 
 std::optional<double> numericValue(const boost::json::value& value) {
@@ -132,27 +126,13 @@ bool isEmailAddress(std::string_view text) {
   return true;
 }
 
-bool isCalendarDate(std::string_view text) {
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
-    if (text[i] < '0' || text[i] > '9') return false;
-  }
-  auto number = [&text](std::size_t from, std::size_t length) {
-    int n = 0;
-    for (std::size_t i = from; i < from + length; ++i) n = n * 10 + (text[i] - '0');
-    return n;
-  };
-  int year = number(0, 4), month = number(5, 2), day = number(8, 2);
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  int last = kDays[month - 1] + (month == 2 && isLeapYear(year) ? 1 : 0);
-  return day <= last;
-}
-
 bool isAllowedFileType(const Question& question, std::string_view content_type) {
   content_type = content_type.substr(0, content_type.find(';'));
   while (!content_type.empty() && content_type.back() == ' ') content_type.remove_suffix(1);
   if (!isMediaType(content_type)) return false;
+  if (mediaOf(question.response_type) == AnswerMedia::kDrawing) {
+    return equalsIgnoringAsciiCase(content_type, kDrawingContentType);
+  }
   const boost::json::value* allowed = setting(question, "allowed_types");
   if (!allowed || !allowed->is_array() || allowed->as_array().empty()) return true;
   const std::string type = asciiLowercase(content_type);
@@ -168,24 +148,24 @@ bool isAllowedFileType(const Question& question, std::string_view content_type) 
   return false;
 }
 
-Problem textAnswerProblem(const Question&, const boost::json::value& value) {
+Problem textAnswerProblem(const Question&, boost::json::value& value) {
   return textWithin(value, limits::kMaxTextAnswerCharacters);
 }
 
-Problem voiceAnswerProblem(const Question& question, const boost::json::value& value) {
+Problem voiceAnswerProblem(const Question& question, boost::json::value& value) {
   // A voice question takes a recording (the audio upload); a typed answer only when the
   // question falls back to text.
   if (!question.fallback_to_text) return "must be recorded: this question takes no typed answer";
   return textWithin(value, limits::kMaxTextAnswerCharacters);
 }
 
-Problem voiceTextAnswerProblem(const Question& question, const boost::json::value& value) {
+Problem voiceTextAnswerProblem(const Question& question, boost::json::value& value) {
   auto limit = settingNumber(question, "max_characters");
   return textWithin(value,
                     limit ? static_cast<std::size_t>(*limit) : limits::kMaxTextAnswerCharacters);
 }
 
-Problem choiceAnswerProblem(const Question& question, const boost::json::value& value) {
+Problem choiceAnswerProblem(const Question& question, boost::json::value& value) {
   const boost::json::value* options = setting(question, "options");
   if (!options || !options->is_array()) return "has no options to choose from";
   const auto& list = options->as_array();
@@ -206,66 +186,52 @@ Problem choiceAnswerProblem(const Question& question, const boost::json::value& 
   return std::nullopt;
 }
 
-Problem numberAnswerProblem(const Question& question, const boost::json::value& value) {
+Problem numberAnswerProblem(const Question& question, boost::json::value& value) {
   auto n = numericValue(value);
   if (!n) return "must be a number";
   auto min = settingNumber(question, "min");
   auto max = settingNumber(question, "max");
-  if (min && *n < *min) return "must be at least " + formatNumber(*min);
-  if (max && *n > *max) return "must be at most " + formatNumber(*max);
+  if (min && *n < *min) return "must be at least " + numberText(*min);
+  if (max && *n > *max) return "must be at most " + numberText(*max);
   if (auto step = settingNumber(question, "step"); step && *step > 0) {
-    // The distance to the nearest step, against a tolerance for binary rounding only (0.3 is
-    // three steps of 0.1; 1500000000.5 is not a whole number of steps of 1).
-    const double offset = *n - min.value_or(0);
-    const double from_step = std::fabs(offset - std::round(offset / *step) * *step);
-    const double tolerance = 1e-9 * *step + 8 * std::numeric_limits<double>::epsilon() *
-                                                std::max(std::fabs(offset), std::fabs(*n));
-    if (from_step > tolerance) {
-      return "must be a multiple of " + formatNumber(*step) +
-             (min ? " from " + formatNumber(*min) : std::string());
+    if (!onStep(*n, min.value_or(0), *step)) {
+      return "must be a multiple of " + numberText(*step) +
+             (min ? " from " + numberText(*min) : std::string());
     }
   }
   return std::nullopt;
 }
 
-Problem ratingAnswerProblem(const Question& question, const boost::json::value& value) {
-  RatingDetails scale = ratingDetails(question, boost::json::value(0));
-  const int64_t low = ratingMinimum(scale);
-  auto n = wholeNumber(value);
-  if (!n || *n < low || *n > scale.max_value) {
-    return "must be a whole number from " + std::to_string(low) + " to " +
-           std::to_string(scale.max_value);
-  }
-  return std::nullopt;
-}
-
-Problem cardAnswerProblem(const Question& question, const boost::json::value& value) {
+Problem cardAnswerProblem(const Question& question, boost::json::value& value) {
   if (!value.is_string() || !selectedCard(question, value)) {
     return "must be the id of one of the question's cards";
   }
   return std::nullopt;
 }
 
-Problem emailAnswerProblem(const Question&, const boost::json::value& value) {
+Problem emailAnswerProblem(const Question&, boost::json::value& value) {
   if (!value.is_string() || !isEmailAddress(value.as_string())) {
     return "must be an email address such as name@example.com";
   }
   return std::nullopt;
 }
 
-Problem dateAnswerProblem(const Question&, const boost::json::value& value) {
+Problem dateAnswerProblem(const Question&, boost::json::value& value) {
   if (!value.is_string() || !isCalendarDate(value.as_string())) {
     return "must be a date written YYYY-MM-DD";
   }
   return std::nullopt;
 }
 
-Problem yesNoAnswerProblem(const Question&, const boost::json::value& value) {
+Problem yesNoAnswerProblem(const Question&, boost::json::value& value) {
   if (!value.is_bool()) return "must be true or false";
   return std::nullopt;
 }
 
 int64_t maxFileBytes(const Question& question) {
+  if (mediaOf(question.response_type) == AnswerMedia::kDrawing) {
+    return static_cast<int64_t>(settingNumber(question, "max_size_kb").value_or(0) * 1024);
+  }
   const double mib =
       std::min<double>(settingNumber(question, "max_size_mb").value_or(limits::kMaxFileUploadMiB),
                        limits::kMaxFileUploadMiB);
@@ -273,13 +239,16 @@ int64_t maxFileBytes(const Question& question) {
 }
 
 std::string fileLimitText(const Question& question) {
-  return formatNumber(std::min<double>(
+  if (mediaOf(question.response_type) == AnswerMedia::kDrawing) {
+    return numberText(settingNumber(question, "max_size_kb").value_or(0)) + " KiB";
+  }
+  return numberText(std::min<double>(
              settingNumber(question, "max_size_mb").value_or(limits::kMaxFileUploadMiB),
              limits::kMaxFileUploadMiB)) +
          " MB";
 }
 
-Problem fileAnswerProblem(const Question& question, const boost::json::value& value) {
+Problem fileAnswerProblem(const Question& question, boost::json::value& value) {
   if (!value.is_object()) return "must be a stored file {file_name, content_type, size_bytes, url}";
   const auto& file = value.as_object();
   for (const auto& entry : file) {
@@ -320,27 +289,8 @@ Problem fileAnswerProblem(const Question& question, const boost::json::value& va
 Problem durationProblem(const Question& question, double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "must last a positive number of seconds";
   auto max = settingNumber(question, "max_duration");
-  if (max && seconds > *max) return "must last at most " + formatNumber(*max) + " seconds";
+  if (max && seconds > *max) return "must last at most " + numberText(*max) + " seconds";
   return std::nullopt;
-}
-
-int64_t ratingMinimum(const RatingDetails& scale) {
-  return scale.scale_type == "nps" ? 0 : 1;
-}
-
-RatingDetails ratingDetails(const Question& question, const boost::json::value& value) {
-  RatingDetails details;
-  const boost::json::value* scale = setting(question, "scale_type");
-  details.scale_type = scale && scale->is_string() ? std::string(scale->as_string()) : "stars";
-  if (details.scale_type == "nps") {
-    details.max_value = 10;
-  } else {
-    const boost::json::value* max = setting(question, "max_value");
-    auto n = max ? wholeNumber(*max) : std::nullopt;
-    details.max_value = n.value_or(5);
-  }
-  details.value = wholeNumber(value).value_or(0);
-  return details;
 }
 
 std::optional<SelectedCard> selectedCard(const Question& question,
@@ -359,6 +309,58 @@ std::optional<SelectedCard> selectedCard(const Question& question,
                         text(card, "media_type")};
   }
   return std::nullopt;
+}
+
+Problem longTextAnswerProblem(const Question& question, boost::json::value& value) {
+  return textWithin(
+      value, static_cast<std::size_t>(settingNumber(question, "max_characters").value_or(0)));
+}
+
+Problem phoneAnswerProblem(const Question& question, boost::json::value& value) {
+  if (!value.is_string()) return "must be a phone number";
+  const auto* country = setting(question, "default_country");
+  auto number = e164Number(value.as_string(), country && country->is_string()
+                                                  ? std::string_view(country->as_string())
+                                                  : std::string_view());
+  if (!number) {
+    return country ? "must be a valid phone number"
+                   : "must be a phone number in international form (+44 20 7946 0958)";
+  }
+  value = std::move(*number);
+  return std::nullopt;
+}
+
+Problem urlAnswerProblem(const Question&, boost::json::value& value) {
+  if (!value.is_string() || !isHttpUrl(value.as_string(), false)) {
+    return "must be an absolute http or https URL of at most 2048 characters";
+  }
+  return std::nullopt;
+}
+
+Problem timeAnswerProblem(const Question& question, boost::json::value& value) {
+  if (!value.is_string() || !isClockTime(value.as_string())) {
+    return "must be a time written HH:MM (24 hours)";
+  }
+  const auto* min = setting(question, "min");
+  const auto* max = setting(question, "max");
+  if (min && min->is_string() && value.as_string() < min->as_string()) {
+    return "must not be before " + std::string(min->as_string());
+  }
+  if (max && max->is_string() && value.as_string() > max->as_string()) {
+    return "must not be after " + std::string(max->as_string());
+  }
+  return std::nullopt;
+}
+
+Problem datetimeAnswerProblem(const Question&, boost::json::value& value) {
+  auto micros = value.is_string() ? instantMicros(value.as_string()) : std::nullopt;
+  if (!micros) return "must be a date and time with an offset, such as 2024-03-10T12:30:00+02:00";
+  value = utcText(*micros);
+  return std::nullopt;
+}
+
+Problem hiddenFieldAnswerProblem(const Question&, boost::json::value& value) {
+  return textWithin(value, kMaxHiddenValueCharacters);
 }
 
 }  // namespace feedback::questions

@@ -8,15 +8,16 @@
 #include "common/core/errors.h"
 #include "common/core/json_text.h"
 #include "common/questions/answer_rules.h"
+#include "common/questions/calendar.h"
 #include "common/questions/evaluation_rules.h"
 #include "common/questions/formula.h"
+#include "common/questions/phone_numbers.h"
 
 namespace feedback::questions {
 namespace {
 
 constexpr std::size_t kMaxUrlLength = 2048;
 constexpr std::size_t kMaxOptionLength = 200;
-constexpr std::array<std::string_view, 3> kOperators = {"less_than", "equals", "contains"};
 
 std::optional<double> numberOf(const boost::json::value& v) {
   if (v.is_int64()) return static_cast<double>(v.as_int64());
@@ -33,6 +34,27 @@ bool oneOf(const std::array<std::string_view, N>& allowed, std::string_view valu
   return false;
 }
 
+// "1 to 100", or "5" when the bounds agree.
+std::string countText(const ConfigKey& key) {
+  const auto low = static_cast<int64_t>(key.min), high = static_cast<int64_t>(key.max);
+  return low == high ? std::to_string(low) : std::to_string(low) + " to " + std::to_string(high);
+}
+
+bool isTextWithin(const boost::json::value& v, const ConfigKey& key) {
+  if (!v.is_string()) return false;
+  const std::size_t n = characterCount(v.as_string());
+  return n >= key.min && n <= key.max;
+}
+
+// ^[a-z0-9_]{1,64}$: a matrix row's or column's id.
+bool isItemId(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
 std::string join(std::string_view sep, std::initializer_list<std::string_view> items) {
   std::string out;
   for (auto i : items) {
@@ -44,9 +66,9 @@ std::string join(std::string_view sep, std::initializer_list<std::string_view> i
 
 class ConfigurationChecker {
  public:
-  ConfigurationChecker(const std::string& path, const std::set<std::string>& field_keys,
-                       const std::string& own_key)
-      : path_(path), field_keys_(field_keys), own_key_(own_key) {}
+  ConfigurationChecker(const QuestionType& type, const std::string& path,
+                       const std::set<std::string>& field_keys, const std::string& own_key)
+      : type_(type), path_(path), field_keys_(field_keys), own_key_(own_key) {}
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
     std::string where = path_ + "." + key;
@@ -81,16 +103,42 @@ class ConfigurationChecker {
         if (!v.is_bool()) fail(name, "must be true or false");
         return;
       case ConfigValue::kText:
-        if (!v.is_string() || v.as_string().size() > key.max) {
-          fail(name, "must be a string of at most " + std::to_string(static_cast<int>(key.max)) +
-                         " characters");
-        }
+        if (!isTextWithin(v, key))
+          fail(name, "must be a string of " + countText(key) + " characters");
         return;
+      case ConfigValue::kTextList:
+        return checkTextList(key, v);
       case ConfigValue::kUrl:
         if (!v.is_string() || !isHttpUrl(v.as_string(), false)) {
           fail(name, "must be an absolute http(s) URL");
         }
         return;
+      case ConfigValue::kHttpsUrl:
+        if (!v.is_string() || !isHttpUrl(v.as_string(), true)) {
+          fail(name, "must be an absolute https URL");
+        }
+        return;
+      case ConfigValue::kCountry:
+        if (!v.is_string() || !isCountryCode(v.as_string())) {
+          fail(name, "must be an ISO 3166-1 alpha-2 country code such as US");
+        }
+        return;
+      case ConfigValue::kTime:
+        if (!v.is_string() || !isClockTime(v.as_string())) {
+          fail(name, "must be a time written HH:MM (24 hours)");
+        }
+        return;
+      case ConfigValue::kDate:
+        if (!v.is_string() || !isCalendarDate(v.as_string())) {
+          fail(name, "must be a date written YYYY-MM-DD");
+        }
+        return;
+      case ConfigValue::kScaleLabels:
+        return checkScaleLabels(key, v);
+      case ConfigValue::kIdLabels:
+        return checkIdLabels(key, v);
+      case ConfigValue::kParts:
+        return checkParts(key, v);
       case ConfigValue::kScaleType:
         if (!v.is_string() || !oneOf(kRatingScaleTypes, v.as_string())) {
           fail(name, "must be one of " + join(", ", {"stars", "emojis", "nps", "numbers"}));
@@ -110,8 +158,9 @@ class ConfigurationChecker {
  private:
   void checkOptions(const ConfigKey& key, const boost::json::value& v) const {
     const std::string name(key.name);
-    if (!v.is_array() || v.as_array().empty() || v.as_array().size() > key.max) {
-      fail(name, "must be a list of 1 to 100 options");
+    if (!v.is_array() || v.as_array().size() < std::max(key.min, 1.0) ||
+        v.as_array().size() > key.max) {
+      fail(name, "must be a list of " + countText(key) + " options");
     }
     std::set<std::string_view> seen;
     const auto& items = v.as_array();
@@ -162,6 +211,84 @@ class ConfigurationChecker {
     }
   }
 
+  void checkTextList(const ConfigKey& key, const boost::json::value& v) const {
+    const std::string name(key.name);
+    if (!v.is_array() || v.as_array().size() < key.min || v.as_array().size() > key.max) {
+      fail(name, "must be a list of " + countText(key) + " strings");
+    }
+    const auto& items = v.as_array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].is_string() || characterCount(items[i].as_string()) > kMaxOptionLength) {
+        fail(name + "[" + std::to_string(i) + "]", "must be a string of at most 200 characters");
+      }
+    }
+  }
+
+  void checkScaleLabels(const ConfigKey& key, const boost::json::value& v) const {
+    const std::string name(key.name);
+    if (!v.is_object()) fail(name, "must be an object {left, center, right}");
+    for (const auto& entry : v.as_object()) {
+      const std::string where = name + "." + std::string(entry.key());
+      if (entry.key() != "left" && entry.key() != "center" && entry.key() != "right") {
+        fail(where, "is not a label: labels are left, center and right");
+      }
+      if (!entry.value().is_string() ||
+          characterCount(entry.value().as_string()) > kMaxOptionLength) {
+        fail(where, "must be a string of at most 200 characters");
+      }
+    }
+  }
+
+  void checkIdLabels(const ConfigKey& key, const boost::json::value& v) const {
+    const std::string name(key.name);
+    if (!v.is_array() || v.as_array().size() < key.min || v.as_array().size() > key.max) {
+      fail(name, "must be a list of " + countText(key) + " {id, label} objects");
+    }
+    std::set<std::string_view> ids;
+    const auto& items = v.as_array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string where = name + "[" + std::to_string(i) + "]";
+      if (!items[i].is_object()) fail(where, "must be an object {id, label}");
+      const auto& item = items[i].as_object();
+      for (const auto& entry : item) {
+        if (entry.key() != "id" && entry.key() != "label") {
+          fail(where + "." + std::string(entry.key()), "is not a field: items are {id, label}");
+        }
+      }
+      const auto* id = item.if_contains("id");
+      if (!id || !id->is_string() || !isItemId(id->as_string())) {
+        fail(where + ".id", "must match ^[a-z0-9_]{1,64}$");
+      }
+      if (!ids.insert(id->as_string()).second) fail(where + ".id", "repeats an earlier id");
+      const auto* label = item.if_contains("label");
+      if (!label || !label->is_string() || label->as_string().empty() ||
+          characterCount(label->as_string()) > kMaxOptionLength) {
+        fail(where + ".label", "must be a string of 1 to 200 characters");
+      }
+    }
+  }
+
+  void checkParts(const ConfigKey& key, const boost::json::value& v) const {
+    const std::string name(key.name);
+    if (!v.is_object()) fail(name, "must be an object from field name to {show, required}");
+    for (const auto& entry : v.as_object()) {
+      const std::string where = name + "." + std::string(entry.key());
+      bool known = false;
+      for (const auto& part : type_.parts) known |= part.name == entry.key();
+      if (!known) fail(where, "is not a field of " + std::string(type_.name));
+      if (!entry.value().is_object()) fail(where, "must be an object {show, required}");
+      for (const auto& setting : entry.value().as_object()) {
+        if (setting.key() != "show" && setting.key() != "required") {
+          fail(where + "." + std::string(setting.key()),
+               "is not a key: fields take show and required");
+        }
+        if (!setting.value().is_bool()) {
+          fail(where + "." + std::string(setting.key()), "must be true or false");
+        }
+      }
+    }
+  }
+
   void checkMimeTypes(const ConfigKey& key, const boost::json::value& v) const {
     const std::string name(key.name);
     if (!v.is_array() || v.as_array().size() > key.max) {
@@ -194,6 +321,7 @@ class ConfigurationChecker {
     }
   }
 
+  const QuestionType& type_;
   const std::string& path_;
   const std::set<std::string>& field_keys_;
   const std::string& own_key_;
@@ -203,7 +331,8 @@ class ConfigurationChecker {
 
 bool isHttpUrl(std::string_view text, bool https_only) {
   if (text.size() > kMaxUrlLength) return false;
-  auto url = boost::urls::parse_absolute_uri(text);
+  // A URI, not an absolute-URI: a fragment (#top) is part of an address people give.
+  auto url = boost::urls::parse_uri(text);
   if (!url) return false;
   auto scheme = url->scheme();
   bool scheme_ok = scheme == "https" || (!https_only && scheme == "http");
@@ -222,7 +351,7 @@ boost::json::object parseObject(std::string_view json, const std::string& path, 
 void validateConfiguration(const QuestionType& type, const boost::json::object& configuration,
                            const std::string& path, const std::set<std::string>& field_keys,
                            const std::string& own_key) {
-  ConfigurationChecker checker(path, field_keys, own_key);
+  ConfigurationChecker checker(type, path, field_keys, own_key);
   for (const auto& entry : configuration) {
     const ConfigKey* spec = nullptr;
     for (const auto& k : type.configuration) {
@@ -239,8 +368,11 @@ void validateConfiguration(const QuestionType& type, const boost::json::object& 
       checker.fail(std::string(k.name), "is required");
   }
   if (type.check_keys) {
+    Question question;
+    question.response_type = std::string(type.name);
+    question.configuration = configuration;
     type.check_keys(
-        configuration,
+        question,
         [](void* context, std::string_view key, const std::string& problem) {
           static_cast<const ConfigurationChecker*>(context)->fail(std::string(key), problem);
         },
@@ -248,52 +380,27 @@ void validateConfiguration(const QuestionType& type, const boost::json::object& 
   }
 }
 
-void checkNumberRange(const boost::json::object& configuration, ConfigProblem report,
-                      void* context) {
+void checkNumberRange(const Question& question, ConfigProblem report, void* context) {
   // An empty range cannot be answered.
-  const auto* min = configuration.if_contains("min");
-  const auto* max = configuration.if_contains("max");
+  const auto* min = setting(question, "min");
+  const auto* max = setting(question, "max");
   if (min && max && *numberOf(*min) > *numberOf(*max))
     report(context, "min", "must not exceed max");
 }
 
-void validateCondition(const boost::json::object& condition, const std::string& path,
-                       const std::set<std::string>& earlier_field_keys) {
-  auto fail = [&path](const std::string& key, const std::string& problem) {
-    std::string where = key.empty() ? path : path + "." + key;
-    throw ApiError(ErrorCode::kInvalidCondition, "'" + where + "' " + problem + ".",
-                   {{where, problem}});
-  };
-  if (condition.empty()) return;
-  for (const auto& entry : condition) {
-    auto k = entry.key();
-    if (k != "show_if" && k != "field" && k != "operator" && k != "value") {
-      fail(std::string(k), "is not a condition key");
-    }
+void checkTimeRange(const Question& question, ConfigProblem report, void* context) {
+  const auto* min = setting(question, "min");
+  const auto* max = setting(question, "max");
+  if (min && max && min->as_string() > max->as_string()) {
+    report(context, "min", "must not be after max");
   }
-  if (const auto* show_if = condition.if_contains("show_if");
-      show_if && !(show_if->is_string() && show_if->as_string() == "field_value")) {
-    fail("show_if", "must be \"field_value\"");
-  }
-  const auto* field = condition.if_contains("field");
-  if (!field || !field->is_string()) fail("field", "must be the field_key of an earlier question");
-  if (!earlier_field_keys.count(std::string(field->as_string()))) {
-    fail("field", "must be the field_key of an earlier question, not '" +
-                      std::string(field->as_string()) + "'");
-  }
-  const auto* op = condition.if_contains("operator");
-  if (!op || !op->is_string() || !oneOf(kOperators, op->as_string())) {
-    fail("operator", "must be one of less_than, equals, contains");
-  }
-  const auto* value = condition.if_contains("value");
-  if (!value || !(value->is_string() || numberOf(*value))) {
-    fail("value", "must be a number or a string");
-  }
-  if (op->as_string() == "less_than" && !numberOf(*value)) {
-    fail("value", "must be a number for less_than");
-  }
-  if (op->as_string() == "contains" && !value->is_string()) {
-    fail("value", "must be a string for contains");
+}
+
+void checkDateRange(const Question& question, ConfigProblem report, void* context) {
+  const auto* min = setting(question, "min_date");
+  const auto* max = setting(question, "max_date");
+  if (min && max && min->as_string() > max->as_string()) {
+    report(context, "min_date", "must not be after max_date");
   }
 }
 

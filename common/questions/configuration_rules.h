@@ -1,7 +1,7 @@
 #pragma once
 // Validation of a question's JSON parts when a link is created or changed: configuration (by
-// the question-type table), condition (conditional visibility) and evaluator_config. Each throws
-// ApiError with the contract's code and a `details` path such as
+// the question-type table) and evaluator_config (conditions: conditions.h; recall: recall.h). Each
+// throws ApiError with the contract's code and a `details` path such as
 // "questions[2].configuration.options".
 
 #include <boost/json/object.hpp>
@@ -20,14 +20,11 @@ void validateConfiguration(const QuestionType& type, const boost::json::object& 
                            const std::string& path, const std::set<std::string>& field_keys,
                            const std::string& own_key);
 
-// INVALID_CONDITION. `{}` is no condition; otherwise show_if (optional, "field_value"),
-// field (an earlier question's field_key), operator and value.
-void validateCondition(const boost::json::object& condition, const std::string& path,
-                       const std::set<std::string>& earlier_field_keys);
-
-// The number type's rule across keys: min must not exceed max (QuestionType::check_keys).
-void checkNumberRange(const boost::json::object& configuration, ConfigProblem report,
-                      void* context);
+// Rules across keys (QuestionType::check_keys): min must not exceed max (number, time),
+// min_date must not be after max_date (date_range).
+void checkNumberRange(const Question& question, ConfigProblem report, void* context);
+void checkTimeRange(const Question& question, ConfigProblem report, void* context);
+void checkDateRange(const Question& question, ConfigProblem report, void* context);
 
 // VALIDATION_ERROR: clarity_threshold (0..1), max_follow_ups (0..5), custom_fields (at most 10
 // names of 1 to 64 characters); the limits are evaluation_rules.h's.

@@ -2,28 +2,12 @@
 
 #include <cmath>
 
-#include "common/core/ascii.h"
 #include "common/core/errors.h"
 #include "common/questions/answer_rules.h"
+#include "common/questions/recall.h"
 
 namespace feedback::questions {
 namespace {
-
-bool textEquals(const boost::json::value& answer, const boost::json::value& expected) {
-  if (answer.is_string()) return expected.is_string() && answer.as_string() == expected.as_string();
-  if (answer.is_bool()) {
-    if (!expected.is_string()) return false;
-    std::string word = asciiLowercase(expected.as_string());
-    return answer.as_bool() ? (word == "true" || word == "yes") : (word == "false" || word == "no");
-  }
-  auto a = numericValue(answer), e = numericValue(expected);
-  return a && e && *a == *e;
-}
-
-bool textContains(const boost::json::value& answer, std::string_view keyword) {
-  if (!answer.is_string()) return false;
-  return asciiLowercase(answer.as_string()).find(asciiLowercase(keyword)) != std::string::npos;
-}
 
 std::string answerMessage(const ErrorDetails& details, std::string_view what) {
   const auto& [field, problem] = *details.begin();
@@ -34,40 +18,17 @@ std::string answerMessage(const ErrorDetails& details, std::string_view what) {
   return message;
 }
 
-}  // namespace
-
-bool conditionHolds(const boost::json::object& condition, const boost::json::value* answer) {
-  if (condition.empty()) return true;
-  if (!answer || answer->is_null()) return false;
-  const auto* op = condition.if_contains("operator");
-  const auto* expected = condition.if_contains("value");
-  if (!op || !op->is_string() || !expected) return false;
-  const std::string_view name = op->as_string();
-  if (name == "less_than") {
-    auto a = numericValue(*answer), e = numericValue(*expected);
-    return a && e && *a < *e;
-  }
-  if (name == "equals") {
-    if (answer->is_array()) {
-      for (const auto& item : answer->as_array()) {
-        if (textEquals(item, *expected)) return true;
-      }
-      return false;
-    }
-    return textEquals(*answer, *expected);
-  }
-  if (name == "contains") {
-    if (!expected->is_string()) return false;
-    if (answer->is_array()) {
-      for (const auto& item : answer->as_array()) {
-        if (textContains(item, expected->as_string())) return true;
-      }
-      return false;
-    }
-    return textContains(*answer, expected->as_string());
-  }
-  return false;
+AnswerSource sourceOf(const Question& question) {
+  return findQuestionType(question.response_type)->source;
 }
+
+// A value that stands for "not answered" beside null: an empty object (an address or a
+// matrix left blank), which no rule of an object answer would take.
+bool leftBlank(const boost::json::value& value) {
+  return value.is_null() || (value.is_object() && value.as_object().empty());
+}
+
+}  // namespace
 
 bool isAnswered(const boost::json::value& value) {
   if (value.is_null()) return false;
@@ -75,30 +36,49 @@ bool isAnswered(const boost::json::value& value) {
     return value.as_string().find_first_not_of(" \t\r\n") != boost::json::string::npos;
   }
   if (value.is_array()) return !value.as_array().empty();
+  if (value.is_object()) return !value.as_object().empty();
   return true;
 }
 
-// One response's pass over the form: decides visibility along display order and computes
-// calculated values from the visible answers.
+// One response's pass over the form: judges each given value (into its stored form), decides
+// visibility along display order and computes calculated values from the visible answers.
 class FormRules::Evaluation {
  public:
   Evaluation(const FormRules& form, const AnswerValues& given)
-      : form_(form), given_(given), shown_(form.questions_.size(), false) {}
-
-  void decideVisibility() {
+      : form_(form), values_(form.questions_.size()), shown_(form.questions_.size(), false) {
     for (std::size_t i = 0; i < form_.questions_.size(); ++i) {
       const Question& q = form_.questions_[i];
-      const boost::json::value* tested = nullptr;
-      boost::json::value computed;
-      if (const auto* field = q.condition.if_contains("field"); field && field->is_string()) {
-        tested = visibleValue(field->as_string(), computed);
+      if (sourceOf(q) != AnswerSource::kRespondent) continue;
+      auto it = given.find(q.field_key);
+      if (it != given.end() && !leftBlank(it->second)) {
+        values_[i] = it->second;
+        if (auto problem = answerProblem(q, values_[i])) problems_[q.field_key] = *problem;
+      } else if (const auto* fallback = setting(q, "default_value")) {
+        values_[i] = *fallback;  // a hidden_field the page did not fill
       }
-      shown_[i] = conditionHolds(q.condition, tested);
+    }
+  }
+
+  void decideVisibility() {
+    const FieldAnswer answer = [this](std::string_view field) { return visibleValue(field); };
+    for (std::size_t i = 0; i < form_.questions_.size(); ++i) {
+      shown_[i] = conditionHolds(form_.questions_[i].condition, answer);
       decided_ = i + 1;
     }
   }
 
   bool shown(std::size_t index) const { return shown_[index]; }
+  // The judged value of question `index` (null when not given).
+  boost::json::value& value(std::size_t index) { return values_[index]; }
+  const std::optional<std::string> problem(const std::string& field_key) const {
+    auto it = problems_.find(field_key);
+    return it == problems_.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+
+  std::string questionText(const Question& question) {
+    return withRecall(question.prompt,
+                      [this](std::string_view field) { return visibleValue(field); });
+  }
 
   // The calculated value of question `index`; null when it cannot be computed.
   boost::json::value calculate(std::size_t index) {
@@ -106,8 +86,7 @@ class FormRules::Evaluation {
     if (formula == form_.formulas_.end() || active_.count(index)) return nullptr;
     active_.insert(index);
     auto result = formula->second.evaluate([this](const std::string& key) -> std::optional<double> {
-      boost::json::value computed;
-      const boost::json::value* v = visibleValue(key, computed);
+      const boost::json::value* v = visibleValue(key);
       return v ? numericValue(*v) : std::nullopt;
     });
     active_.erase(index);
@@ -119,22 +98,26 @@ class FormRules::Evaluation {
   }
 
  private:
-  // The answer of a decided, visible question (computed into `storage` for calculated ones);
-  // nullptr when it is hidden, undecided or unanswered.
-  const boost::json::value* visibleValue(std::string_view key, boost::json::value& storage) {
-    auto it = form_.index_.find(key);
+  // The answer to a field ("key" or "key.part") of a decided, visible question (computed for
+  // calculated ones); nullptr when it is hidden, undecided, unanswered or has no such part.
+  const boost::json::value* visibleValue(std::string_view field) {
+    const auto dot = field.find('.');
+    auto it = form_.index_.find(field.substr(0, dot));
     if (it == form_.index_.end() || it->second >= decided_ || !shown_[it->second]) return nullptr;
-    const Question& q = form_.questions_[it->second];
-    if (findQuestionType(q.response_type)->source == AnswerSource::kComputed) {
-      storage = calculate(it->second);
-      return storage.is_null() ? nullptr : &storage;
+    const std::size_t i = it->second;
+    if (sourceOf(form_.questions_[i]) == AnswerSource::kComputed) {
+      computed_[i] = calculate(i);
+      return computed_[i].is_null() ? nullptr : &computed_[i];
     }
-    auto given = given_.find(key);
-    return given == given_.end() || given->second.is_null() ? nullptr : &given->second;
+    if (values_[i].is_null()) return nullptr;
+    return answerPart(values_[i],
+                      dot == std::string_view::npos ? std::string_view() : field.substr(dot + 1));
   }
 
   const FormRules& form_;
-  const AnswerValues& given_;
+  std::vector<boost::json::value> values_;  // by question index
+  std::map<std::string, std::string, std::less<>> problems_;
+  std::map<std::size_t, boost::json::value> computed_;
   std::vector<bool> shown_;
   std::size_t decided_ = 0;
   std::set<std::size_t> active_;  // calculated questions being evaluated (cycle guard)
@@ -164,7 +147,7 @@ const Question* FormRules::find(std::string_view field_key) const {
 }
 
 std::optional<std::string> FormRules::answerProblem(const Question& question,
-                                                    const boost::json::value& value) {
+                                                    boost::json::value& value) {
   const QuestionType* type = findQuestionType(question.response_type);
   if (!type) return "belongs to a question of an unknown type";
   switch (type->source) {
@@ -178,15 +161,22 @@ std::optional<std::string> FormRules::answerProblem(const Question& question,
   return type->answer(question, value);
 }
 
+std::string FormRules::questionText(const Question& question, const AnswerValues& given) const {
+  if (question.prompt.find("{{") == std::string::npos) return question.prompt;
+  Evaluation evaluation(*this, given);
+  evaluation.decideVisibility();
+  return evaluation.questionText(question);
+}
+
 ErrorDetails FormRules::nameProblems(const AnswerValues& given) const {
   ErrorDetails problems;
   for (const auto& [key, value] : given) {
     const Question* q = find(key);
     if (!q) {
       problems[key] = "is not a question of this link";
-    } else if (!value.is_null() &&
-               findQuestionType(q->response_type)->source != AnswerSource::kRespondent) {
-      problems[key] = *answerProblem(*q, value);
+    } else if (!value.is_null() && sourceOf(*q) != AnswerSource::kRespondent) {
+      boost::json::value ignored = value;
+      problems[key] = *answerProblem(*q, ignored);
     }
   }
   return problems;
@@ -201,28 +191,29 @@ std::vector<KeptAnswer> FormRules::complete(const AnswerValues& given,
   for (std::size_t i = 0; i < questions_.size(); ++i) {
     if (!evaluation.shown(i)) continue;
     const Question& q = questions_[i];
-    switch (findQuestionType(q.response_type)->source) {
+    switch (sourceOf(q)) {
       case AnswerSource::kNone:
         break;
       case AnswerSource::kComputed:
-        kept.push_back({&q, evaluation.calculate(i)});
+        kept.push_back({&q, evaluation.calculate(i), false, evaluation.questionText(q)});
         break;
       case AnswerSource::kRespondent: {
         auto it = given.find(q.field_key);
-        const bool typed = it != given.end() && !it->second.is_null();
+        const bool typed = it != given.end() && !leftBlank(it->second);
         // A value typed now replaces an uploaded file or recording.
         if (!typed && recorded.count(q.field_key)) {
-          kept.push_back({&q, nullptr, true});
+          kept.push_back({&q, nullptr, true, evaluation.questionText(q)});
           break;
         }
-        const bool answered = it != given.end() && isAnswered(it->second);
-        if (!answered && q.required) missing[q.field_key] = "is required";
-        if (!typed) break;
-        if (auto problem = answerProblem(q, it->second)) {
+        const boost::json::value& value = evaluation.value(i);
+        if (!isAnswered(value) && q.required) missing[q.field_key] = "is required";
+        if (value.is_null()) break;
+        if (auto problem = evaluation.problem(q.field_key)) {
           invalid[q.field_key] = std::move(*problem);
           break;
         }
-        kept.push_back({&q, it->second});
+        // A copy: later prompts may still recall this value.
+        kept.push_back({&q, value, false, evaluation.questionText(q)});
         break;
       }
     }

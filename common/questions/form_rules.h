@@ -1,8 +1,9 @@
 #pragma once
-// The rules of a whole form applied to one response (docs/api.md "Public intake"): each value
-// by its question's type, conditions evaluated along display order (answers to hidden
-// questions are dropped and hidden questions are never required), calculated values computed
-// by the server, and required answers.
+// The rules of a whole form applied to one response (docs/api.md "Public intake", "Logic and
+// recall"): each value by its question's type (and rewritten into its stored form),
+// conditions evaluated along display order (answers to hidden questions are dropped and hidden
+// questions are never required), hidden_field defaults, calculated values computed by the
+// server, required answers, and each prompt as the respondent saw it.
 
 #include <boost/json/value.hpp>
 #include <map>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "common/core/errors.h"
+#include "common/questions/conditions.h"
 #include "common/questions/formula.h"
 #include "common/questions/question_types.h"
 
@@ -29,18 +31,12 @@ struct KeptAnswer {
   boost::json::value value;
   // Answered by an upload (a file or a recording): the stored answer is kept as it is.
   bool recorded = false;
+  // The prompt as the respondent saw it, placeholders filled (recall).
+  std::string question_text;
 };
 
 // Questions answered by an upload (file_upload files, voice recordings), by field_key.
 using RecordedAnswers = std::set<std::string, std::less<>>;
-
-// Whether `condition` shows its question when the tested field's answer is `answer` (null
-// when that field is unanswered or hidden). `{}` always shows. Operators:
-//   less_than  the answer is a number below the value;
-//   equals     numbers compare as numbers, text exactly, a list holds the value, a yes/no
-//              answer equals "true"/"yes" or "false"/"no" (any case);
-//   contains   the text answer (or one listed option) contains the value, ignoring ASCII case.
-bool conditionHolds(const boost::json::object& condition, const boost::json::value* answer);
 
 class FormRules {
  public:
@@ -50,10 +46,12 @@ class FormRules {
   const std::vector<Question>& questions() const { return questions_; }
   const Question* find(std::string_view field_key) const;
 
-  // The problem with `value` (not null) as the answer to `question`; nullopt when valid.
-  // Calculated and help_block questions accept no value.
+  // The problem with `value` (not null) as the answer to `question`; nullopt when valid, and
+  // then `value` is in its stored form. Calculated and help_block questions accept no value.
   static std::optional<std::string> answerProblem(const Question& question,
-                                                  const boost::json::value& value);
+                                                  boost::json::value& value);
+  // `question`'s prompt as a respondent with the answers `given` sees it.
+  std::string questionText(const Question& question, const AnswerValues& given) const;
   // The answers a completed response keeps, in display order: visible questions only,
   // calculated values computed. INVALID_ANSWER, with a detail per field_key, for every given
   // value that names no question, is given to a question that takes none (calculated,
@@ -74,7 +72,7 @@ class FormRules {
 };
 
 // True when `value` counts as an answer for a required question: not null, not a blank
-// string, not an empty list.
+// string, not an empty list or object.
 bool isAnswered(const boost::json::value& value);
 
 }  // namespace feedback::questions

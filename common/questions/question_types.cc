@@ -2,128 +2,19 @@
 
 #include <boost/json/parse.hpp>
 #include <map>
-
-#include "common/questions/answer_rules.h"
-#include "common/questions/configuration_rules.h"
+#include <unordered_map>
 
 namespace feedback::questions {
 
-const std::array<QuestionType, 13>& questionTypes() {
-  using V = ConfigValue;
-  using S = AnswerSource;
-  using Sum = SummaryKind;
-  using E = Evaluation;
-  using M = AnswerMedia;
-  using X = AnswerExtra;
-  static const std::array<QuestionType, 13> table = {{
-      {.name = "voice",
-       .configuration = {{"max_duration", V::kInteger, false, 1, 3600},
-                         {"enable_ai_evaluation", V::kBoolean}},
-       .answer = &voiceAnswerProblem,
-       .summary = Sum::kText,
-       .evaluation = E::kUnlessDisabled,
-       .media = M::kRecording,
-       .extra = X::kNone},
-      {.name = "voice_text_fallback",
-       .configuration = {{"max_duration", V::kInteger, false, 1, 3600},
-                         {"max_characters", V::kInteger, false, 1, 100000}},
-       .answer = &voiceTextAnswerProblem,
-       .summary = Sum::kText,
-       .evaluation = E::kAlways,
-       .media = M::kRecording,
-       .extra = X::kNone},
-      {.name = "text",
-       .configuration = {},
-       .answer = &textAnswerProblem,
-       .summary = Sum::kText,
-       .evaluation = E::kAlways,
-       .media = M::kNone,
-       .extra = X::kNone},
-      {.name = "multiple_choice",
-       .configuration = {{"options", V::kOptions, true, 1, 100},
-                         {"allow_multiple", V::kBoolean, false, 0, 0, "false"}},
-       .answer = &choiceAnswerProblem,
-       .summary = Sum::kChoice,
-       .choices = "options",
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kNone},
-      {.name = "number",
-       .configuration = {{"min", V::kNumber}, {"max", V::kNumber}, {"step", V::kPositiveNumber}},
-       .answer = &numberAnswerProblem,
-       .check_keys = &checkNumberRange,
-       .summary = Sum::kNumber,
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kNone},
-      {.name = "rating",
-       .configuration = {{"scale_type", V::kScaleType, false, 0, 0, "\"stars\""},
-                         {"max_value", V::kInteger, false, 2, 10, "5"}},
-       .answer = &ratingAnswerProblem,
-       .summary = Sum::kRating,
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kRatingDetails},
-      {.name = "image_choice",
-       .configuration = {{"cards", V::kCards, true, 1, 50}},
-       .answer = &cardAnswerProblem,
-       .summary = Sum::kChoice,
-       .choices = "cards",
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kSelectedCard},
-      {.name = "email",
-       .configuration = {},
-       .answer = &emailAnswerProblem,
-       .summary = Sum::kNone,
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kNone},
-      {.name = "date",
-       .configuration = {},
-       .answer = &dateAnswerProblem,
-       .summary = Sum::kNone,
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kNone},
-      {.name = "yes_no",
-       .configuration = {},
-       .answer = &yesNoAnswerProblem,
-       .summary = Sum::kYesNo,
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kNone},
-      {.name = "file_upload",
-       .configuration = {{"allowed_types", V::kMimeTypes, false, 0, 50},
-                         {"max_size_mb", V::kPositiveNumber, false, 0, 100}},
-       .answer = &fileAnswerProblem,
-       .summary = Sum::kNone,
-       .evaluation = E::kNever,
-       .media = M::kFile,
-       .extra = X::kNone},
-      {.name = "calculated",
-       .configuration = {{"formula", V::kFormula, true}},
-       .source = S::kComputed,
-       .summary = Sum::kNone,
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kNone},
-      {.name = "help_block",
-       .configuration = {{"content", V::kText, false, 0, 10000}, {"media_url", V::kUrl}},
-       .source = S::kNone,
-       .summary = Sum::kNone,
-       .evaluation = E::kNever,
-       .media = M::kNone,
-       .extra = X::kNone},
-  }};
-  return table;
-}
-
 const QuestionType* findQuestionType(std::string_view name) {
-  for (const auto& t : questionTypes()) {
-    if (t.name == name) return &t;
-  }
-  return nullptr;
+  // Looked up for every answer of every submission: a hash, not 32 comparisons.
+  static const std::unordered_map<std::string_view, const QuestionType*> index = [] {
+    std::unordered_map<std::string_view, const QuestionType*> out;
+    for (const auto& t : questionTypes()) out.emplace(t.name, &t);
+    return out;
+  }();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
 }
 
 SummaryKind summaryKindOf(std::string_view name) {
@@ -139,6 +30,34 @@ AnswerMedia mediaOf(std::string_view name) {
 AnswerExtra extraOf(std::string_view name) {
   const QuestionType* type = findQuestionType(name);
   return type ? type->extra : AnswerExtra::kNone;
+}
+
+TextForm textFormOf(std::string_view name) {
+  const QuestionType* type = findQuestionType(name);
+  return type ? type->text : TextForm::kNone;
+}
+
+void forEachText(std::string_view response_type, const boost::json::value& value,
+                 const std::function<void(std::string_view)>& each) {
+  switch (textFormOf(response_type)) {
+    case TextForm::kStrings:
+      if (value.is_string()) each(value.as_string());
+      if (value.is_array()) {
+        for (const auto& item : value.as_array()) {
+          if (item.is_string()) each(item.as_string());
+        }
+      }
+      return;
+    case TextForm::kParts:
+      if (!value.is_object()) return;
+      for (const auto& part : value.as_object()) {
+        if (part.value().is_string()) each(part.value().as_string());
+      }
+      return;
+    case TextForm::kUnset:
+    case TextForm::kNone:
+      return;
+  }
 }
 
 const boost::json::value* setting(const Question& question, std::string_view key) {

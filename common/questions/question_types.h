@@ -1,15 +1,18 @@
 #pragma once
-// The question-type table (docs/api.md "Question types"): the one place that names the 13 types
+// The question-type table (docs/api.md "Question types"): the one place that names the 32 types
 // and holds every fact that depends on a type: the configuration keys each accepts, what
-// values those keys take and their defaults, rules across keys, how the type is answered and
-// what a valid answer is, whether answers get AI insights, what media they hold, the extra
-// fields of their records and how a link's summary sums them up. Links validate
+// values those keys take and their defaults, rules across keys, the parts of object answers,
+// how the type is answered and what a valid answer is (and its stored form), whether it is
+// displayed, whether answers get AI insights, what media they hold, the extra fields of their
+// records, how a link's summary sums them up and how a value reads as text. Links validate
 // configurations with it, responses validate answers and summarise with it. Every fact of a
 // row is stated (none left unset: a test checks), so adding a type means adding a row.
 
 #include <array>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -22,13 +25,21 @@ enum class ConfigValue {
   kNumber,          // any finite number
   kPositiveNumber,  // a number > 0, at most max when max > 0
   kBoolean,
-  kText,       // a string of at most max characters
-  kUrl,        // an absolute http(s) URL
-  kOptions,    // a non-empty list of distinct non-empty strings
-  kScaleType,  // stars | emojis | nps | numbers
-  kCards,      // a non-empty list of {id, label, media_url, media_type}
-  kMimeTypes,  // a list of "type/subtype" strings ("image/*" allowed)
-  kFormula,    // arithmetic over other questions' field keys (common/questions/formula.h)
+  kText,         // a string of min (at least 0) to max characters
+  kTextList,     // a list of min to max strings (csat's labels)
+  kUrl,          // an absolute http(s) URL
+  kHttpsUrl,     // an absolute https URL
+  kOptions,      // a list of min (at least 1) to max distinct non-empty strings
+  kScaleType,    // stars | emojis | nps | numbers
+  kCards,        // a non-empty list of {id, label, media_url, media_type}
+  kMimeTypes,    // a list of "type/subtype" strings ("image/*" allowed)
+  kFormula,      // arithmetic over other questions' field keys (common/questions/formula.h)
+  kCountry,      // an ISO 3166-1 alpha-2 code (common/questions/phone_numbers.h)
+  kTime,         // HH:MM, 24 hours
+  kDate,         // YYYY-MM-DD
+  kScaleLabels,  // {left, center, right}, each an optional string
+  kIdLabels,     // a list of min to max {id, label}, ids unique and ^[a-z0-9_]{1,64}$
+  kParts,        // {part: {show?, required?}} over the type's parts
 };
 
 struct ConfigKey {
@@ -39,6 +50,17 @@ struct ConfigKey {
   double max = 0;
   // JSON of the value used when the key is absent; empty when there is none.
   std::string_view default_json = {};
+};
+
+// What a part of an object answer (contact_info, address) holds.
+enum class PartValue { kText, kEmail, kPhone, kCountry };
+
+// A part of an object answer whose configuration's `fields` says which parts are shown and
+// required.
+struct AnswerPart {
+  std::string_view name;
+  PartValue value = PartValue::kText;
+  bool required = false;  // when the configuration says nothing of it
 };
 
 // Who gives a question's answer.
@@ -62,14 +84,45 @@ struct Question {
   boost::json::object evaluator_config;
 };
 
+// What an answer's value is. Conditions and recall may name parts of kParts (the row's
+// parts), kMatrix (row ids), kDateRange (start, end) and kSlider (low, high of a range).
+enum class AnswerShape {
+  kUnset,
+  kNone,       // no value (help_block)
+  kText,       // a string
+  kNumber,     // a number
+  kBoolean,    // true or false
+  kChoice,     // a string, or a list of strings when several may be chosen
+  kList,       // a list of strings
+  kSlider,     // a number, or [low, high]
+  kMatrix,     // {row id: column id or [column ids]}
+  kParts,      // {part: string}
+  kDateRange,  // {start, end}
+  kFile,       // {file_name, content_type, size_bytes, url}
+};
+
+// Whether the page shows the question.
+enum class Display { kUnset, kShown, kNever };
+
 // Reports a configuration problem: `key` is the configuration key at fault.
 using ConfigProblem = void (*)(void* context, std::string_view key, const std::string& problem);
-// A rule across a configuration's keys; calls `report` for the first problem found.
-using ConfigCheck = void (*)(const boost::json::object& configuration, ConfigProblem report,
-                             void* context);
+// A rule across a configuration's keys (read with setting(), so defaults count); calls
+// `report` for the first problem found. The keys themselves are valid.
+using ConfigCheck = void (*)(const Question& question, ConfigProblem report, void* context);
 // The problem with `value` (never JSON null) as an answer to `question`; nullopt when valid.
+// A valid value is rewritten into its stored form (E.164 phone numbers, upper-case country
+// codes, UTC datetimes); most values are stored as given.
 using AnswerRule = std::optional<std::string> (*)(const Question& question,
-                                                  const boost::json::value& value);
+                                                  boost::json::value& value);
+
+// The scale of an integer-rated type: its lowest and highest value and the scale_type its
+// rating_details and summary name ("nps" is summed up as NPS, "csat" also as a CSAT share).
+struct RatingScale {
+  int64_t min = 1;
+  int64_t max = 5;
+  std::string_view scale_type;
+};
+using ScaleOf = RatingScale (*)(const Question& question);
 
 // How a link's summary sums up a type's answers (link_summary.cc); the value is the kind
 // letter of the answer's line in a response's summary facts (summary_facts.cc).
@@ -80,8 +133,17 @@ enum class SummaryKind : char {
   kNumber = 'n',  // average, minimum, maximum
   kChoice = 'c',  // counts per option or card (the key named by `choices`)
   kYesNo = 'y',
-  kText = 't',  // sentiment, top topics and actionable answers, from AI insights
+  kText = 't',     // sentiment, top topics and actionable answers, from AI insights
+  kSlider = 's',   // min, max, mean and median (of low and high for a range)
+  kRanking = 'k',  // average rank and first places per option
+  kMatrix = 'm',   // counts per row and column
+  kConsent = 'x',  // how many accepted
+  kValues = 'v',   // counts of the most frequent values
 };
+
+// How a value reads as text (search; exports later): kStrings takes strings and lists of
+// strings, kParts the strings of an object's parts, kNone nothing (numbers, files).
+enum class TextForm { kUnset, kNone, kStrings, kParts };
 
 // Whether answers get AI insights (and may be probed).
 enum class Evaluation {
@@ -91,8 +153,9 @@ enum class Evaluation {
   kUnlessDisabled,  // unless the configuration says enable_ai_evaluation: false
 };
 
-// What respondents' media an answer may hold.
-enum class AnswerMedia { kUnset, kNone, kRecording, kFile };
+// What respondents' media an answer may hold: a recording, a file, or a drawing (a signature:
+// a PNG uploaded through the files route like a file).
+enum class AnswerMedia { kUnset, kNone, kRecording, kFile, kDrawing };
 
 // The extra field an answer's record (and its events) carries beside its value.
 enum class AnswerExtra { kUnset, kNone, kRatingDetails, kSelectedCard };
@@ -100,7 +163,11 @@ enum class AnswerExtra { kUnset, kNone, kRatingDetails, kSelectedCard };
 struct QuestionType {
   std::string_view name;
   std::initializer_list<ConfigKey> configuration;
+  // The parts of an object answer the configuration's `fields` shows and requires.
+  std::initializer_list<AnswerPart> parts = {};
   AnswerSource source = AnswerSource::kRespondent;
+  Display display = Display::kUnset;
+  AnswerShape shape = AnswerShape::kUnset;
   AnswerRule answer = nullptr;       // null unless source is kRespondent
   ConfigCheck check_keys = nullptr;  // null when the keys are independent
   SummaryKind summary = SummaryKind::kUnset;
@@ -110,6 +177,9 @@ struct QuestionType {
   Evaluation evaluation = Evaluation::kUnset;
   AnswerMedia media = AnswerMedia::kUnset;
   AnswerExtra extra = AnswerExtra::kUnset;
+  // With SummaryKind::kRating, or AnswerExtra::kRatingDetails: the question's scale.
+  ScaleOf scale = nullptr;
+  TextForm text = TextForm::kUnset;
 };
 
 inline constexpr std::string_view kDefaultQuestionType = "voice";
@@ -117,7 +187,8 @@ inline constexpr std::array<std::string_view, 4> kRatingScaleTypes = {"stars", "
                                                                       "numbers"};
 inline constexpr std::array<std::string_view, 2> kCardMediaTypes = {"image", "video"};
 
-const std::array<QuestionType, 13>& questionTypes();
+inline constexpr std::size_t kQuestionTypeCount = 32;
+const std::array<QuestionType, kQuestionTypeCount>& questionTypes();
 // Null for a name outside the table.
 const QuestionType* findQuestionType(std::string_view name);
 // Facts of the type named `name`, read by code that holds only the name (an answer's
@@ -125,6 +196,10 @@ const QuestionType* findQuestionType(std::string_view name);
 SummaryKind summaryKindOf(std::string_view name);
 AnswerMedia mediaOf(std::string_view name);
 AnswerExtra extraOf(std::string_view name);
+TextForm textFormOf(std::string_view name);
+// Calls `each` with every text of an answer's value as its type's TextForm reads it (search).
+void forEachText(std::string_view response_type, const boost::json::value& value,
+                 const std::function<void(std::string_view)>& each);
 
 // The configured value of `key`, or the table's default for it; nullptr when neither exists.
 // `question.response_type` must be in the table.

@@ -10,8 +10,10 @@
 #include "common/core/log.h"
 #include "common/core/pagination.h"
 #include "common/core/text.h"
+#include "common/questions/conditions.h"
 #include "common/questions/configuration_rules.h"
 #include "common/questions/question_types.h"
+#include "common/questions/recall.h"
 #include "common/redis/link_versions.h"
 #include "common/webhooks/webhook_rules.h"
 
@@ -99,6 +101,27 @@ void validateSettings(const v1::LinkSettings& s) {
   }
 }
 
+// The description is shown before any question: it may recall only what the page knows
+// from its address, hidden_field questions (docs/api.md "Logic and recall").
+void validateDescriptionRecall(const v1::Link& link) {
+  if (link.settings().description().find("{{") == std::string::npos) return;
+  std::vector<questions::Question> hidden;
+  hidden.reserve(static_cast<std::size_t>(link.questions_size()));
+  for (const auto& q : link.questions()) {
+    const auto* type = findQuestionType(q.response_type());
+    if (!type || type->display != questions::Display::kNever ||
+        type->source != questions::AnswerSource::kRespondent) {
+      continue;
+    }
+    auto& question = hidden.emplace_back();
+    question.field_key = q.field_key();
+    question.response_type = q.response_type();
+  }
+  questions::QuestionsByKey allowed;
+  for (const auto& q : hidden) allowed.emplace(q.field_key, &q);
+  questions::validateRecall(link.settings().description(), "settings.description", allowed);
+}
+
 std::string compact(const boost::json::object& object) {
   return boost::json::serialize(object);
 }
@@ -155,7 +178,9 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
     std::string type = d.has_type() ? d.type() : std::string(questions::kDefaultQuestionType);
     if (!findQuestionType(type)) {
       throw ApiError(ErrorCode::kInvalidQuestionType, "Unknown question type '" + type + "'.",
-                     {{p.path + ".type", "must be one of the 13 question types"}});
+                     {{p.path + ".type", "must be one of the " +
+                                             std::to_string(questions::kQuestionTypeCount) +
+                                             " question types"}});
     }
     if (d.has_order() && (d.order() < 0 || d.order() > kMaxOrder)) {
       invalid(p.path + ".order", "must be from 0 to 1000000");
@@ -211,15 +236,31 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
   std::stable_sort(display.begin(), display.end(), [&link](int a, int b) {
     return link.questions(a).order() < link.questions(b).order();
   });
-  std::set<std::string> earlier;
+  // The questions before each one in display order: what its condition and placeholders name.
+  std::vector<questions::Question> checked(display.size());
+  questions::QuestionsByKey earlier;
   for (int index : display) {
     const auto& q = link.questions(index);
-    const auto& p = parsed[static_cast<std::size_t>(index)];
-    questions::validateConfiguration(*findQuestionType(q.response_type()), p.configuration,
-                                     p.path + ".configuration", keys, q.field_key());
+    auto& p = parsed[static_cast<std::size_t>(index)];
+    const auto& type = *findQuestionType(q.response_type());
+    questions::validateConfiguration(type, p.configuration, p.path + ".configuration", keys,
+                                     q.field_key());
     questions::validateCondition(p.condition, p.path + ".condition", earlier);
     questions::validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
-    earlier.insert(q.field_key());
+    if (q.required() && type.display == questions::Display::kNever) {
+      invalid(p.path + ".required", "must be false: a " + std::string(type.name) +
+                                        " question is never shown, so never required");
+    }
+    questions::validateRecall(q.prompt(), p.path + ".prompt", earlier);
+    if (const auto* content = p.configuration.if_contains("content");
+        content && content->is_string()) {
+      questions::validateRecall(content->as_string(), p.path + ".configuration.content", earlier);
+    }
+    auto& question = checked[static_cast<std::size_t>(index)];
+    question.field_key = q.field_key();
+    question.response_type = q.response_type();
+    question.configuration = std::move(p.configuration);
+    earlier.emplace(q.field_key(), &question);
   }
   google::protobuf::RepeatedPtrField<v1::Question> sorted;
   for (int index : display) *sorted.Add() = link.questions(index);
@@ -261,6 +302,7 @@ v1::CreateLinkResponse LinksService::createLink(LinksStore& store,
   mergeSettings(request.settings(), *link.mutable_settings());
   validateSettings(link.settings());
   buildQuestions(request.questions(), nullptr, link);
+  validateDescriptionRecall(link);
   OnFinished on_finished = onFinished(request);
 
   const auto& caller = request.caller();
@@ -342,11 +384,17 @@ v1::UpdateLinkResponse LinksService::updateLink(LinksStore& store,
         }
         mergeSettings(request.settings(), *link.mutable_settings());
         validateSettings(link.settings());
-        if (!request.replace_questions()) return false;
-        std::map<std::string, v1::Question> existing;
-        for (const auto& q : link.questions()) existing[q.uuid()] = q;
-        buildQuestions(request.questions(), &existing, link);
-        return true;
+        if (request.replace_questions()) {
+          std::map<std::string, v1::Question> existing;
+          for (const auto& q : link.questions()) existing[q.uuid()] = q;
+          buildQuestions(request.questions(), &existing, link);
+        }
+        // A description set before recall existed is judged only when something it reads
+        // changes.
+        if (request.replace_questions() || request.settings().has_description()) {
+          validateDescriptionRecall(link);
+        }
+        return request.replace_questions();
       },
       updated,
       [this, &request](int64_t version) { versions_.raise(request.link_uuid(), version); });

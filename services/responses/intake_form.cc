@@ -79,13 +79,14 @@ void IntakeForm::requireActive() const {
 }
 
 feedback::responses::v1::Answer makeAnswer(const questions::Question& question,
-                                           const boost::json::value& value, std::string uuid) {
+                                           const boost::json::value& value, std::string uuid,
+                                           std::string question_text) {
   feedback::responses::v1::Answer a;
   a.set_uuid(uuid.empty() ? newUuid() : std::move(uuid));
   a.set_question_uuid(question.uuid);
   a.set_field_key(question.field_key);
   a.set_response_type(question.response_type);
-  a.set_question_text(question.prompt);
+  a.set_question_text(question_text.empty() ? question.prompt : std::move(question_text));
   if (!value.is_null()) a.set_value_json(jsonText(value));
   a.set_ai_insights_json("{}");
   if (value.is_null()) return a;

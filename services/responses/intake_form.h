@@ -50,9 +50,11 @@ class IntakeForms {
   std::unordered_map<std::string, std::shared_ptr<const IntakeForm>> forms_;
 };
 
-// The answer to `question` holding `value` (null for none); `uuid` empty for a new answer.
+// The answer to `question` holding `value` (null for none); `uuid` empty for a new answer;
+// `question_text` the prompt as the respondent saw it (the prompt itself when empty).
 feedback::responses::v1::Answer makeAnswer(const questions::Question& question,
-                                           const boost::json::value& value, std::string uuid);
+                                           const boost::json::value& value, std::string uuid,
+                                           std::string question_text = {});
 // The value of a stored answer (null when it has none).
 boost::json::value valueOf(const feedback::responses::v1::Answer& answer);
 

@@ -8,6 +8,7 @@
 #include "common/core/errors.h"
 #include "common/core/json_writer.h"
 #include "common/questions/answer_rules.h"
+#include "common/questions/object_answers.h"
 
 namespace feedback::responses {
 namespace {
@@ -108,11 +109,12 @@ void writeNumberOrNull(JsonWriter& json, std::string_view key, bool present, dou
 
 void writeRatingStats(JsonWriter& json, const Question& q,
                       const std::map<int64_t, int64_t>& ratings) {
-  const auto scale = questions::ratingDetails(q, boost::json::value(0));
-  int64_t n = 0, sum = 0;
+  const auto scale = questions::scaleOf(q);
+  int64_t n = 0, sum = 0, satisfied = 0;
   for (const auto& [value, count] : ratings) {
     n += count;
     sum += value * count;
+    if (value >= 4) satisfied += count;
   }
   if (scale.scale_type == "nps") {
     int64_t promoters = 0, passives = 0, detractors = 0;
@@ -125,7 +127,10 @@ void writeRatingStats(JsonWriter& json, const Question& q,
   } else {
     writeNumberOrNull(json, "average", n > 0, n > 0 ? double(sum) / double(n) : 0);
   }
-  writeDistribution(json, ratings, {questions::ratingMinimum(scale), scale.max_value});
+  if (scale.scale_type == "csat") {
+    writeNumberOrNull(json, "csat", n > 0, n > 0 ? double(satisfied) / double(n) : 0);
+  }
+  writeDistribution(json, ratings, {scale.min, scale.max});
 }
 
 void writeNumberStats(JsonWriter& json, std::vector<double> values) {
@@ -144,20 +149,87 @@ void writeNumberStats(JsonWriter& json, std::vector<double> values) {
   writeNumberOrNull(json, "median", any, median);
 }
 
-// The most frequent topics, most frequent first (ties: alphabetical).
+// The `limit` most frequent entries of `counts`, most frequent first (ties: alphabetical).
 template <class Counts>
-void writeTopTopics(JsonWriter& json, const Counts& topics) {
-  std::vector<std::pair<std::string_view, int64_t>> top(topics.begin(), topics.end());
-  const std::size_t keep = std::min(kSummaryTopTopics, top.size());
+std::vector<std::pair<std::string_view, int64_t>> mostFrequent(const Counts& counts,
+                                                               std::size_t limit) {
+  std::vector<std::pair<std::string_view, int64_t>> top(counts.begin(), counts.end());
+  const std::size_t keep = std::min(limit, top.size());
   std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(keep), top.end(),
                     [](const auto& a, const auto& b) {
                       return a.second != b.second ? a.second > b.second : a.first < b.first;
                     });
+  top.resize(keep);
+  return top;
+}
+
+template <class Counts>
+void writeTopTopics(JsonWriter& json, const Counts& topics) {
   json.key("top_topics").beginArray();
-  for (std::size_t k = 0; k < keep; ++k) {
-    json.beginObject().field("topic", top[k].first).field("count", top[k].second).endObject();
+  for (const auto& [topic, n] : mostFrequent(topics, kSummaryTopTopics)) {
+    json.beginObject().field("topic", topic).field("count", n).endObject();
   }
   json.endArray();
+}
+
+template <class Counts>
+int64_t countOf(const Counts& counts, std::string_view key) {
+  auto it = counts.find(key);
+  return it == counts.end() ? int64_t{0} : it->second;
+}
+
+std::vector<std::string> optionsOf(const Question& q) {
+  std::vector<std::string> out;
+  const auto* list = questions::setting(q, "options");
+  if (!list || !list->is_array()) return out;
+  for (const auto& item : list->get_array()) {
+    if (item.is_string()) out.emplace_back(item.get_string());
+  }
+  return out;
+}
+
+// A ranking's facts: where each option was placed (1 = best).
+template <class Ranks, class Counts>
+void writeRankingStats(JsonWriter& json, const Question& q, const Ranks& ranks,
+                       const Counts& first_places) {
+  const auto options = optionsOf(q);
+  json.key("average_rank").beginObject();
+  for (const auto& option : options) {
+    auto it = ranks.find(option);
+    const bool ranked = it != ranks.end() && it->second.second > 0;
+    writeNumberOrNull(json, option, ranked,
+                      ranked ? double(it->second.first) / double(it->second.second) : 0);
+  }
+  json.endObject().key("first_place").beginObject();
+  for (const auto& option : options) json.field(option, countOf(first_places, option));
+  json.endObject();
+}
+
+template <class Counts>
+void writeMatrixStats(JsonWriter& json, const Question& q, const Counts& cells) {
+  const auto columns = questions::matrixIds(q, "columns");
+  json.key("counts").beginObject();
+  std::string cell;
+  for (auto row : questions::matrixIds(q, "rows")) {
+    json.key(row).beginObject();
+    for (auto column : columns) {
+      cell.assign(row).append(1, '\t').append(column);
+      json.field(column, countOf(cells, cell));
+    }
+    json.endObject();
+  }
+  json.endObject();
+}
+
+void writeSliderStats(JsonWriter& json, const Question& q, const std::vector<double>& lows,
+                      const std::vector<double>& highs) {
+  const auto* range = questions::setting(q, "range");
+  if (!range || !range->is_bool() || !range->get_bool()) return writeNumberStats(json, lows);
+  json.key("low").beginObject();
+  writeNumberStats(json, lows);
+  json.endObject().key("high").beginObject();
+  writeNumberStats(json, highs);
+  json.endObject();
 }
 
 }  // namespace
@@ -235,6 +307,18 @@ void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
     forEachString(payload, [&s](std::string_view choice) { countIn(s.choices, choice); });
   } else if (summary == SummaryKind::kYesNo) {
     ++(payload == "1" ? s.yes : s.no);
+  } else if (summary == SummaryKind::kSlider || summary == SummaryKind::kMatrix ||
+             summary == SummaryKind::kValues) {
+    addValueFact(s, summary, payload);
+  } else if (summary == SummaryKind::kRanking) {
+    int64_t rank = 0;
+    forEachString(payload, [&s, &rank](std::string_view option) {
+      if (++rank == 1) countIn(s.choices, option);
+      auto it = s.ranks.find(option);
+      if (it == s.ranks.end()) it = s.ranks.emplace(std::string(option), std::pair{0, 0}).first;
+      it->second.first += rank;
+      ++it->second.second;
+    });
   } else if (summary == SummaryKind::kText) {
     std::string_view rest = payload;
     const auto sentiment = cut(rest, '\t');
@@ -243,6 +327,38 @@ void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
     ++(sentiment == "p" ? s.positive : sentiment == "n" ? s.negative : s.neutral);
     if (actionable == "1") ++s.actionable;
     forEachString(rest, [&s](std::string_view topic) { countIn(s.topics, topic); });
+  }
+}
+
+void LinkSummary::addValueFact(Stats& s, questions::SummaryKind kind, std::string_view payload) {
+  using questions::SummaryKind;
+  boost::system::error_code ec;
+  const auto value = boost::json::parse(payload, ec);
+  if (ec) return;
+  if (kind == SummaryKind::kValues) {
+    if (value.is_string()) countIn(s.choices, value.get_string());
+  } else if (kind == SummaryKind::kSlider) {
+    if (value.is_number()) {
+      s.numbers.push_back(value.to_number<double>());
+    } else if (value.is_array() && value.get_array().size() == 2 &&
+               value.get_array()[0].is_number() && value.get_array()[1].is_number()) {
+      s.numbers.push_back(value.get_array()[0].to_number<double>());
+      s.highs.push_back(value.get_array()[1].to_number<double>());
+    }
+  } else if (value.is_object()) {  // kMatrix
+    std::string cell;
+    for (const auto& [row, chosen] : value.get_object()) {
+      auto count = [&](const boost::json::value& column) {
+        if (!column.is_string()) return;
+        cell.assign(row).append(1, '\t').append(column.get_string());
+        countIn(s.choices, cell);
+      };
+      if (chosen.is_array()) {
+        for (const auto& column : chosen.get_array()) count(column);
+      } else {
+        count(chosen);
+      }
+    }
   }
 }
 
@@ -275,13 +391,24 @@ std::string LinkSummary::json(const std::string& link_uuid, int64_t started) con
       writeNumberStats(json, s.numbers);
     } else if (summary == SummaryKind::kChoice) {
       json.key("counts").beginObject();
-      for (const auto& choice : choicesOf(q)) {
-        auto it = s.choices.find(choice);
-        json.field(choice, it == s.choices.end() ? int64_t{0} : it->second);
-      }
+      for (const auto& choice : choicesOf(q)) json.field(choice, countOf(s.choices, choice));
       json.endObject();
     } else if (summary == SummaryKind::kYesNo) {
       json.field("yes", s.yes).field("no", s.no);
+    } else if (summary == SummaryKind::kSlider) {
+      writeSliderStats(json, q, s.numbers, s.highs);
+    } else if (summary == SummaryKind::kRanking) {
+      writeRankingStats(json, q, s.ranks, s.choices);
+    } else if (summary == SummaryKind::kMatrix) {
+      writeMatrixStats(json, q, s.choices);
+    } else if (summary == SummaryKind::kConsent) {
+      json.field("accepted", s.answered);
+    } else if (summary == SummaryKind::kValues) {
+      json.key("counts").beginObject();
+      for (const auto& [value, n] : mostFrequent(s.choices, kSummaryTopValues)) {
+        json.field(value, n);
+      }
+      json.endObject();
     } else if (summary == SummaryKind::kText) {
       json.key("sentiment")
           .beginObject()

@@ -2,14 +2,20 @@
 // A link's summary (docs/api.md "AI insights and summaries"): counts, completion rate and, per
 // question of the link as it is now, the statistics a team looks at first, built from the
 // summary facts of its completed responses (summary_facts.h), one response at a time.
-//   rating, nps scale   nps (100 x (promoters - detractors) / answered), promoters (9-10),
-//                       passives (7-8), detractors (0-6), distribution
-//   rating, other       average, distribution (every value of the scale, from 1)
-//   number              min, max, mean, median (the mean of the middle two when even)
-//   multiple_choice, image_choice   counts by option or card id (the question's own only)
+//   nps, rating on an nps scale   nps (100 x (promoters - detractors) / answered), promoters
+//                       (9-10), passives (7-8), detractors (0-6), distribution
+//   rating, opinion_scale, csat, ces   average, distribution (every value of the scale);
+//                       csat also csat (the share of 4 and 5)
+//   number, slider      min, max, mean, median (the mean of the middle two when even); a range
+//                       slider as {low: {...}, high: {...}}
+//   multiple_choice, image_choice, dropdown   counts by option or card id (the question's own)
 //   yes_no              yes, no
-//   text, voice, voice_text_fallback   sentiment counts, top_topics (the 10 most frequent key
-//                       topics, most frequent first), actionable (how many answers are)
+//   ranking             average_rank (1 = best) and first_place by option
+//   matrix              counts by row id, then column id
+//   consent             accepted
+//   hidden_field        counts of its 20 most frequent values
+//   text, long_text, voice, voice_text_fallback   sentiment counts, top_topics (the 10 most
+//                       frequent key topics, most frequent first), actionable (how many are)
 //   others              {}
 // A statistic of no answers is null; answers of a kind the question no longer has are counted
 // as answered only.
@@ -26,6 +32,7 @@
 namespace feedback::responses {
 
 inline constexpr std::size_t kSummaryTopTopics = 10;
+inline constexpr std::size_t kSummaryTopValues = 20;
 
 class LinkSummary {
  public:
@@ -52,13 +59,18 @@ class LinkSummary {
     int64_t answered = 0;
     std::map<int64_t, int64_t> ratings;
     std::vector<double> numbers;
-    TextMap<int64_t> choices;
+    std::vector<double> highs;  // of a range slider (numbers holds the lows)
+    TextMap<int64_t> choices;   // also first places (ranking), values (hidden_field) and
+                                // cells (matrix: "row\tcolumn")
+    TextMap<std::pair<int64_t, int64_t>> ranks;  // by option: sum of ranks, times ranked
     int64_t yes = 0, no = 0;
     int64_t positive = 0, neutral = 0, negative = 0, actionable = 0;
     TextMap<int64_t> topics;
   };
   void addFact(Stats& stats, const questions::Question& question, std::string_view kind,
                std::string_view payload);
+  // The facts whose payload is the answer's JSON (slider, matrix, hidden_field).
+  static void addValueFact(Stats& stats, questions::SummaryKind kind, std::string_view payload);
 
   std::vector<questions::Question> questions_;
   TextMap<std::size_t> index_;

@@ -6,6 +6,7 @@
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/pg/pg_array.h"
+#include "common/questions/question_types.h"
 #include "services/responses/response_columns.h"
 #include "services/responses/response_queries.h"
 #include "services/responses/stored_answers.h"
@@ -187,19 +188,16 @@ void appendSearchable(std::string& out, std::string_view text) {
   for (char c : text) out += c == '\0' ? ' ' : c;
 }
 
-void appendSearchable(std::string& out, const boost::json::value& value) {
-  if (value.is_string()) return appendSearchable(out, std::string_view(value.get_string()));
-  if (!value.is_array()) return;
-  for (const auto& item : value.get_array()) appendSearchable(out, item);
-}
-
 }  // namespace
 
 std::string searchTextOf(const StoredResponse& stored) {
   std::string out;
   appendSearchable(out, stored.response.respondent_email());
   for (const auto& a : stored.answers) {
-    if (!a.value_json().empty()) appendSearchable(out, boost::json::parse(a.value_json()));
+    if (!a.value_json().empty()) {
+      questions::forEachText(a.response_type(), boost::json::parse(a.value_json()),
+                             [&out](std::string_view text) { appendSearchable(out, text); });
+    }
     if (a.has_transcription()) appendSearchable(out, a.transcription());
     for (const auto& f : a.follow_ups()) appendSearchable(out, f.value());
   }

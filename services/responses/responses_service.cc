@@ -157,6 +157,17 @@ void noSuchResponse() {
   throw ApiError(ErrorCode::kNotFound, "No such response.");
 }
 
+// The prompt of `question` as the respondent sees it while answering `value`, the response's
+// other saved answers filling its placeholders.
+std::string recalledPrompt(const IntakeForm& form, const questions::Question& question,
+                           const std::vector<v1::Answer>& others, const boost::json::value& value) {
+  if (question.prompt.find("{{") == std::string::npos) return question.prompt;
+  questions::AnswerValues values;
+  for (const auto& a : others) values[a.field_key()] = valueOf(a);
+  values[question.field_key] = value;
+  return form.rules().questionText(question, values);
+}
+
 std::string newResponseToken() {
   return crypto::randomBase62(kTokenLength);
 }
@@ -202,8 +213,8 @@ void ResponsesService::keepAnswers(const std::vector<questions::KeptAnswer>& kep
       recording.clear_follow_up();
       continue;
     }
-    auto& answer =
-        answers.emplace_back(makeAnswer(*k.question, k.value, before ? before->uuid() : ""));
+    auto& answer = answers.emplace_back(
+        makeAnswer(*k.question, k.value, before ? before->uuid() : "", k.question_text));
     // Follow-ups belong to the value they followed: a value changed at the submit drops them.
     if (before && before->value_json() == answer.value_json()) {
       *answer.mutable_follow_ups() = before->follow_ups();
@@ -225,7 +236,7 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
         // The token first: without it nothing about the response, its answers included, is
         // anyone's business.
         requireOpen(stored, request.token(), form);
-        const boost::json::value value = givenValue(request.answer());
+        boost::json::value value = givenValue(request.answer());
         if (!value.is_null()) {
           if (auto problem = questions::FormRules::answerProblem(*question, value)) {
             throw ApiError(ErrorCode::kInvalidAnswer,
@@ -242,7 +253,8 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
           break;
         }
         auto& answer = *response.mutable_answer();
-        answer = makeAnswer(*question, value, before ? before->uuid() : "");
+        answer = makeAnswer(*question, value, before ? before->uuid() : "",
+                            recalledPrompt(form, *question, answers, value));
         // The same answer again keeps its follow-ups; another one starts probing afresh.
         if (before && before->value_json() == answer.value_json()) {
           *answer.mutable_follow_ups() = before->follow_ups();

@@ -42,8 +42,8 @@ std::string summaryFacts(const std::vector<rv1::Answer>& answers) {
     out += '\t';
     using questions::SummaryKind;
     const SummaryKind kind = questions::summaryKindOf(a.response_type());
-    if (kind == SummaryKind::kRating && a.has_rating_details()) {
-      out += "r\t" + std::to_string(a.rating_details().value());
+    if (kind == SummaryKind::kRating) {
+      out += "r\t" + a.value_json();
     } else if (kind == SummaryKind::kNumber) {
       out += "n\t" + a.value_json();
     } else if (kind == SummaryKind::kChoice && !a.value_json().empty()) {
@@ -54,6 +54,14 @@ std::string summaryFacts(const std::vector<rv1::Answer>& answers) {
     } else if (kind == SummaryKind::kText) {
       out += "t\t";
       appendText(out, a);
+    } else if (kind == SummaryKind::kSlider || kind == SummaryKind::kRanking ||
+               kind == SummaryKind::kMatrix || kind == SummaryKind::kValues) {
+      // The answer's JSON, as stored: compact, so free of tabs and line breaks.
+      out += static_cast<char>(kind);
+      out += '\t';
+      out += a.value_json();
+    } else if (kind == SummaryKind::kConsent) {
+      out += "x\t";
     } else {
       out += "a\t";
     }

@@ -33,7 +33,8 @@ constexpr double kLongestRecordingSeconds = 3600;
 
 void checkKind(const questions::Question& question, v1::MediaKind kind) {
   const auto media = questions::mediaOf(question.response_type);
-  if (kind == v1::MEDIA_KIND_FILE && media != questions::AnswerMedia::kFile) {
+  if (kind == v1::MEDIA_KIND_FILE && media != questions::AnswerMedia::kFile &&
+      media != questions::AnswerMedia::kDrawing) {
     invalid(question.field_key, "takes no file upload");
   }
   if (kind == v1::MEDIA_KIND_AUDIO && media != questions::AnswerMedia::kRecording) {

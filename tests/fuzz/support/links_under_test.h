@@ -11,6 +11,7 @@
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
 #include "common/core/names.h"
+#include "common/questions/conditions.h"
 #include "common/questions/configuration_rules.h"
 #include "common/questions/question_types.h"
 #include "services/gateway/http/json_input.h"
@@ -78,7 +79,8 @@ class LinksUnderTest {
       FUZZ_CHECK(isValidFieldKey(q.field_key()));
       FUZZ_CHECK(keys.insert(q.field_key()).second);
     }
-    std::set<std::string> earlier;
+    std::vector<questions::Question> saved(static_cast<std::size_t>(link.questions_size()));
+    questions::QuestionsByKey earlier;
     int order = -1;
     for (const auto& q : link.questions()) {
       FUZZ_CHECK(q.order() >= order);
@@ -86,11 +88,14 @@ class LinksUnderTest {
       const auto* type = questions::findQuestionType(q.response_type());
       FUZZ_CHECK(type != nullptr);
       // Saved parts read back and pass the rules again.
-      questions::validateConfiguration(*type, parsedObject(q.configuration_json()), "c", keys,
-                                       q.field_key());
+      auto& question = saved[earlier.size()];
+      question.field_key = q.field_key();
+      question.response_type = q.response_type();
+      question.configuration = parsedObject(q.configuration_json());
+      questions::validateConfiguration(*type, question.configuration, "c", keys, q.field_key());
       questions::validateCondition(parsedObject(q.condition_json()), "c", earlier);
       questions::validateEvaluatorConfig(parsedObject(q.evaluator_config_json()), "c");
-      earlier.insert(q.field_key());
+      earlier.emplace(q.field_key(), &question);
     }
   }
 

@@ -122,41 +122,6 @@ TEST_CASE("configuration rules: wrong configuration is INVALID_CONFIGURATION wit
   }
 }
 
-TEST_CASE("configuration rules: conditions", "[questions]") {
-  const std::set<std::string> earlier = {"score", "comment"};
-  auto error = [&earlier](const char* json) -> std::optional<std::string> {
-    try {
-      questions::validateCondition(obj(json), "questions[1].condition", earlier);
-    } catch (const ApiError& e) {
-      CHECK(e.code() == ErrorCode::kInvalidCondition);
-      return e.details().begin()->first;
-    }
-    return std::nullopt;
-  };
-  CHECK_FALSE(error("{}"));
-  CHECK_FALSE(error(
-      R"({"show_if": "field_value", "field": "score", "operator": "less_than", "value": 7})"));
-  CHECK_FALSE(error(R"({"field": "comment", "operator": "contains", "value": "slow"})"));
-  CHECK_FALSE(error(R"({"field": "comment", "operator": "equals", "value": "yes"})"));
-  CHECK_FALSE(error(R"({"field": "score", "operator": "equals", "value": 3})"));
-  CHECK(error(R"({"field": "later", "operator": "equals", "value": 1})") ==
-        "questions[1].condition.field");
-  CHECK(error(R"({"operator": "equals", "value": 1})") == "questions[1].condition.field");
-  CHECK(error(R"({"field": "score", "operator": "greater_than", "value": 1})") ==
-        "questions[1].condition.operator");
-  CHECK(error(R"({"field": "score", "operator": "equals"})") == "questions[1].condition.value");
-  CHECK(error(R"({"field": "score", "operator": "equals", "value": [1]})") ==
-        "questions[1].condition.value");
-  CHECK(error(R"({"field": "score", "operator": "less_than", "value": "7"})") ==
-        "questions[1].condition.value");
-  CHECK(error(R"({"field": "comment", "operator": "contains", "value": 3})") ==
-        "questions[1].condition.value");
-  CHECK(error(R"({"show_if": "always", "field": "score", "operator": "equals", "value": 1})") ==
-        "questions[1].condition.show_if");
-  CHECK(error(R"({"field": "score", "operator": "equals", "value": 1, "negate": true})") ==
-        "questions[1].condition.negate");
-}
-
 TEST_CASE("configuration rules: evaluator_config", "[questions]") {
   auto code = [](const char* json) {
     try {

@@ -50,9 +50,11 @@ std::map<std::string, std::string> kept(const q::FormRules& form, const char* gi
 
 bool holds(const char* condition, const char* answer) {
   auto c = boost::json::parse(condition).as_object();
-  if (std::string_view(answer) == "<none>") return q::conditionHolds(c, nullptr);
+  if (std::string_view(answer) == "<none>") {
+    return q::conditionHolds(c, [](std::string_view) { return nullptr; });
+  }
   auto v = boost::json::parse(answer);
-  return q::conditionHolds(c, &v);
+  return q::conditionHolds(c, [&v](std::string_view) { return &v; });
 }
 
 // The error code and detail keys of an exception thrown by `f`.
