@@ -248,8 +248,10 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
     questions::validateCondition(p.condition, p.path + ".condition", earlier);
     questions::validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
     if (q.required() && type.display == questions::Display::kNever) {
-      invalid(p.path + ".required", "must be false: a " + std::string(type.name) +
-                                        " question is never shown, so never required");
+      const std::string problem = "must be false: a " + std::string(type.name) +
+                                  " question is never shown, so never required";
+      throw ApiError(ErrorCode::kInvalidConfiguration, "'" + p.path + ".required' " + problem + ".",
+                     {{p.path + ".required", problem}});
     }
     questions::validateRecall(q.prompt(), p.path + ".prompt", earlier);
     if (const auto* content = p.configuration.if_contains("content");
