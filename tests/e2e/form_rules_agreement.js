@@ -14,12 +14,12 @@ async function main() {
   let failed = 0;
   for (const c of cases) {
     const questions = c.questions.map((q) => ({ ...q, condition: q.condition ? { show_if: "field_value", ...q.condition } : {} }));
-    const { shown, calculated } = rules.evaluateForm(questions, c.answers);
+    const { shown, calculated, values, prompts } = rules.evaluateForm(questions, c.answers);
     const kept = {};
     questions.forEach((q, i) => {
       if (!shown[i]) return;
       if (q.type === "calculated") kept[q.field_key] = calculated[q.field_key];
-      else if (q.field_key in c.answers) kept[q.field_key] = c.answers[q.field_key];
+      else if (q.field_key in values) kept[q.field_key] = values[q.field_key];
     });
     try {
       assert.strictEqual(Object.keys(kept).length, Object.keys(c.kept).length, JSON.stringify(kept));
@@ -27,6 +27,7 @@ async function main() {
         if (typeof value === "number") assert.ok(Math.abs(kept[key] - value) < 1e-9, `${key}: ${kept[key]}`);
         else assert.deepStrictEqual(kept[key], value, key);
       }
+      for (const [key, text] of Object.entries(c.question_texts ?? {})) assert.strictEqual(prompts[key], text, key);
     } catch (e) {
       failed += 1;
       console.log(`FAIL ${c.name}: ${e.message}`);

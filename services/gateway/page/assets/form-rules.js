@@ -1,6 +1,7 @@
-// The intake's rules as the server applies them (common/questions/form_rules.cc, formula.cc),
-// so that the page shows and hides questions and previews calculated values exactly as the
-// submission will be judged. tests/e2e/form_rules_agreement.js checks both agree.
+// The intake's rules as the server applies them (common/questions/form_rules.cc, conditions.cc,
+// recall.cc, formula.cc), so that the page shows and hides questions, fills recalled answers
+// into prompts and previews calculated values exactly as the submission will be judged.
+// tests/e2e/form_rules_agreement.js checks both agree.
 
 function numeric(value) {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
@@ -10,9 +11,10 @@ function lowerAscii(text) {
   return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
-function textEquals(answer, expected) {
+function scalarEquals(answer, expected) {
   if (typeof answer === "string") return typeof expected === "string" && answer === expected;
   if (typeof answer === "boolean") {
+    if (typeof expected === "boolean") return answer === expected;
     if (typeof expected !== "string") return false;
     const word = lowerAscii(expected);
     return answer ? word === "true" || word === "yes" : word === "false" || word === "no";
@@ -22,32 +24,132 @@ function textEquals(answer, expected) {
   return a !== null && e !== null && a === e;
 }
 
-function textContains(answer, keyword) {
-  return typeof answer === "string" && lowerAscii(answer).includes(lowerAscii(keyword));
+function anyItem(answer, test) {
+  return Array.isArray(answer) ? answer.some(test) : test(answer);
 }
 
-// Whether `condition` shows its question when the tested answer is `answer` (null: none).
-export function conditionHolds(condition, answer) {
-  if (!condition || Object.keys(condition).length === 0) return true;
-  if (answer === null || answer === undefined) return false;
-  const op = condition.operator;
-  const expected = condition.value;
-  if (typeof op !== "string" || expected === undefined) return false;
-  if (op === "less_than") {
-    const a = numeric(answer);
-    const e = numeric(expected);
-    return a !== null && e !== null && a < e;
+function holdsItem(answer, item) {
+  return anyItem(answer, (v) => scalarEquals(v, item));
+}
+
+function textTest(answer, op, expected) {
+  if (typeof answer !== "string") return false;
+  const text = lowerAscii(answer);
+  const word = lowerAscii(expected);
+  if (op === "starts_with") return text.startsWith(word);
+  if (op === "ends_with") return text.endsWith(word);
+  return text.includes(word);
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,9}))?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+// A real calendar day written YYYY-MM-DD (common/questions/calendar.h).
+export function isCalendarDate(text) {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days;
+}
+
+export function isClockTime(text) {
+  return TIME.test(text);
+}
+
+// Microseconds since the epoch of an ISO 8601 instant with an offset; null otherwise.
+export function instantMicros(text) {
+  const m = INSTANT.exec(text);
+  if (!m || !isCalendarDate(text.slice(0, 10))) return null;
+  const seconds = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0)) / 1000;
+  let offset = 0;
+  if (m[8] !== "Z") offset = (m[8][0] === "+" ? 1 : -1) * (Number(m[8].slice(1, 3)) * 3600 + Number(m[8].slice(4, 6)) * 60);
+  const fraction = Number(((m[7] ?? "") + "000000").slice(0, 6));
+  return (seconds - offset) * 1e6 + fraction;
+}
+
+function compare(answer, expected) {
+  const a = numeric(answer);
+  const e = numeric(expected);
+  if (a !== null && e !== null) return Math.sign(a - e);
+  if (typeof answer !== "string" || typeof expected !== "string") return null;
+  if ((isCalendarDate(answer) && isCalendarDate(expected)) || (isClockTime(answer) && isClockTime(expected))) {
+    return answer < expected ? -1 : answer > expected ? 1 : 0;
   }
-  if (op === "equals") {
-    if (Array.isArray(answer)) return answer.some((item) => textEquals(item, expected));
-    return textEquals(answer, expected);
+  const x = instantMicros(answer);
+  const y = instantMicros(expected);
+  return x !== null && y !== null ? Math.sign(x - y) : null;
+}
+
+// Whether a leaf holds for `answer` (null: unanswered or not shown), as
+// common/questions/conditions.cc decides.
+export function leafHolds(leaf, answer) {
+  const op = leaf.operator;
+  const given = answer !== null && answer !== undefined;
+  const answered = given && isAnswered(answer);
+  if (op === "is_answered") return answered;
+  if (op === "is_not_answered") return !answered;
+  const expected = leaf.value;
+  if (!given || typeof op !== "string" || expected === undefined) return false;
+  if (op === "equals") return holdsItem(answer, expected);
+  if (op === "not_equals") return answered && !holdsItem(answer, expected);
+  if (["less_than", "greater_than", "less_than_or_equal", "greater_than_or_equal"].includes(op)) {
+    const order = compare(answer, expected);
+    if (order === null) return false;
+    if (op === "less_than") return order < 0;
+    if (op === "greater_than") return order > 0;
+    if (op === "less_than_or_equal") return order <= 0;
+    return order >= 0;
   }
-  if (op === "contains") {
+  if (["contains", "starts_with", "ends_with", "not_contains"].includes(op)) {
     if (typeof expected !== "string") return false;
-    if (Array.isArray(answer)) return answer.some((item) => textContains(item, expected));
-    return textContains(answer, expected);
+    const test = op === "not_contains" ? "contains" : op;
+    const found = anyItem(answer, (v) => textTest(v, test, expected));
+    return op === "not_contains" ? answered && !found : found;
   }
+  if (!Array.isArray(expected)) return false;
+  if (op === "includes_any") return expected.some((item) => holdsItem(answer, item));
+  if (op === "includes_all") return expected.every((item) => holdsItem(answer, item));
+  if (op === "excludes_all") return answered && !expected.some((item) => holdsItem(answer, item));
   return false;
+}
+
+// Whether `condition` (a leaf, an all/any group, or {}) shows its question; `answerOf(field)`
+// gives the answer to a field ("key" or "key.part"), null when unanswered or not shown.
+export function conditionHolds(condition, answerOf) {
+  if (!condition || Object.keys(condition).length === 0) return true;
+  if ("all" in condition) return Array.isArray(condition.all) && condition.all.every((c) => c && typeof c === "object" && conditionHolds(c, answerOf));
+  if ("any" in condition) return Array.isArray(condition.any) && condition.any.some((c) => c && typeof c === "object" && conditionHolds(c, answerOf));
+  return leafHolds(condition, typeof condition.field === "string" ? answerOf(condition.field) : null);
+}
+
+// The part of an answer a dotted field names: an object's member, a range's low or high.
+export function answerPart(answer, part) {
+  if (part === "") return answer;
+  if (answer && typeof answer === "object" && !Array.isArray(answer)) return part in answer ? answer[part] : null;
+  if (Array.isArray(answer) && answer.length === 2) {
+    if (part === "low") return answer[0];
+    if (part === "high") return answer[1];
+  }
+  return null;
+}
+
+// An answer as recall shows it (common/questions/recall.h).
+export function recallText(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return value.map(recallText).join(", ");
+  return "";
+}
+
+// `text` with each {{field}} replaced by its answer's text.
+export function withRecall(text, answerOf) {
+  return String(text ?? "").replace(/\{\{([^}]*)\}\}/g, (_, field) => recallText(answerOf(field.trim())));
 }
 
 // A formula ("(q1 + q2) * 2") parsed into a function of a lookup; null when malformed.
@@ -125,14 +227,22 @@ function typeOf(question) {
   return question.response_type ?? question.type;
 }
 
-// Which questions show and what calculated questions hold, for `answers` ({field_key: value}),
-// deciding along display order as the server does.
+// Which questions show, what calculated questions hold, the answers as the server keeps them
+// (hidden_field defaults filled) and each prompt as the respondent sees it, for `answers`
+// ({field_key: value}), deciding along display order as the server does.
 export function evaluateForm(questions, answers) {
   const index = new Map(questions.map((q, i) => [q.field_key, i]));
   const shown = new Array(questions.length).fill(false);
+  const values = {};
   const formulas = new Map();
   questions.forEach((q, i) => {
     if (typeOf(q) === "calculated") formulas.set(i, parseFormula(String(q.configuration?.formula ?? "")));
+    const given = answers[q.field_key];
+    const blank = given && typeof given === "object" && !Array.isArray(given) && Object.keys(given).length === 0;
+    if (given !== undefined && given !== null && !blank) values[q.field_key] = given;
+    else if (typeOf(q) === "hidden_field" && typeof q.configuration?.default_value === "string") {
+      values[q.field_key] = q.configuration.default_value;
+    }
   });
   let decided = 0;
   const active = new Set();
@@ -144,24 +254,28 @@ export function evaluateForm(questions, answers) {
     active.delete(i);
     return result;
   }
-  function visibleValue(key) {
+  function visibleValue(field) {
+    const dot = field.indexOf(".");
+    const key = dot < 0 ? field : field.slice(0, dot);
     const i = index.get(key);
     if (i === undefined || i >= decided || !shown[i]) return null;
     if (typeOf(questions[i]) === "calculated") return calculate(i);
-    const v = answers[key];
-    return v === undefined ? null : v;
+    const v = values[key];
+    if (v === undefined || v === null) return null;
+    const part = answerPart(v, dot < 0 ? "" : field.slice(dot + 1));
+    return part === undefined ? null : part;
   }
   for (let i = 0; i < questions.length; i++) {
-    const condition = questions[i].condition || {};
-    const field = typeof condition.field === "string" ? condition.field : null;
-    shown[i] = conditionHolds(condition, field === null ? null : visibleValue(field));
+    shown[i] = conditionHolds(questions[i].condition || {}, visibleValue);
     decided = i + 1;
   }
   const calculated = {};
+  const prompts = {};
   questions.forEach((q, i) => {
     if (shown[i] && typeOf(q) === "calculated") calculated[q.field_key] = calculate(i);
+    prompts[q.field_key] = withRecall(q.prompt ?? "", visibleValue);
   });
-  return { shown, calculated };
+  return { shown, calculated, values, prompts, recall: (text) => withRecall(text, visibleValue) };
 }
 
 // Whether a value counts as an answer to a required question.
@@ -169,5 +283,6 @@ export function isAnswered(value) {
   if (value === null || value === undefined) return false;
   if (typeof value === "string") return /[^ \t\r\n]/.test(value);
   if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
   return true;
 }

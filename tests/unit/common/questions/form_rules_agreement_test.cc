@@ -1,9 +1,11 @@
 // The server's side of tests/shared/form_rules_cases.json; tests/e2e/form_rules_agreement.js
-// checks the intake page's rules against the same cases.
+// checks the intake page's rules against the same cases: what a completed response keeps and
+// each kept answer's question_text.
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "common/questions/form_rules.h"
@@ -29,9 +31,13 @@ TEST_CASE("form rules agree with the shared cases", "[form_rules]") {
       if (auto* configuration = spec.if_contains("configuration")) {
         question.configuration = configuration->as_object();
       }
+      if (auto* prompt = spec.if_contains("prompt")) question.prompt = prompt->as_string();
       if (auto* condition = spec.if_contains("condition")) {
         question.condition = condition->as_object();
-        question.condition["show_if"] = "field_value";
+        // Leaves as the API stores them; groups as they are.
+        if (!question.condition.contains("all") && !question.condition.contains("any")) {
+          question.condition["show_if"] = "field_value";
+        }
       }
       questions.push_back(std::move(question));
     }
@@ -39,8 +45,16 @@ TEST_CASE("form rules agree with the shared cases", "[form_rules]") {
     for (const auto& [key, value] : c.at("answers").as_object())
       given.emplace(std::string(key), value);
     boost::json::object kept;
+    std::map<std::string, std::string> texts;
     for (const auto& answer : q::FormRules(questions).complete(given)) {
       kept[answer.question->field_key] = answer.value;
+      texts[answer.question->field_key] = answer.question_text;
+    }
+    if (const auto* expected_texts = c.if_contains("question_texts")) {
+      for (const auto& [key, text] : expected_texts->as_object()) {
+        INFO(std::string(key));
+        CHECK(texts[std::string(key)] == std::string(text.as_string()));
+      }
     }
     // Numbers compare as numbers (8 and 8.0 alike).
     boost::json::object expected = c.at("kept").as_object();
