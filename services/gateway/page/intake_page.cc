@@ -9,6 +9,11 @@ extern const std::string_view kIntakeHtml;
 extern const std::string_view kIntakeCss;
 extern const std::string_view kIntakeJs;
 extern const std::string_view kFormRulesJs;
+extern const std::string_view kPageJs;
+extern const std::string_view kControlsJs;
+extern const std::string_view kStructuredControlsJs;
+extern const std::string_view kSignatureJs;
+extern const std::string_view kVoiceJs;
 extern const std::string_view kRecorderWorkletJs;
 }  // namespace feedback::gateway::page
 
@@ -63,6 +68,12 @@ std::vector<PageAsset> makeAssets() {
   };
   return {asset("/static/intake.css", "text/css; charset=utf-8", page::kIntakeCss),
           asset("/static/intake.js", "text/javascript; charset=utf-8", page::kIntakeJs),
+          asset("/static/page.js", "text/javascript; charset=utf-8", page::kPageJs),
+          asset("/static/controls.js", "text/javascript; charset=utf-8", page::kControlsJs),
+          asset("/static/structured-controls.js", "text/javascript; charset=utf-8",
+                page::kStructuredControlsJs),
+          asset("/static/signature.js", "text/javascript; charset=utf-8", page::kSignatureJs),
+          asset("/static/voice.js", "text/javascript; charset=utf-8", page::kVoiceJs),
           asset("/static/form-rules.js", "text/javascript; charset=utf-8", page::kFormRulesJs),
           asset("/static/recorder-worklet.js", "text/javascript; charset=utf-8",
                 page::kRecorderWorkletJs)};
