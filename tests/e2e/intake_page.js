@@ -10,54 +10,10 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const http = require("http");
 const assert = require("assert");
 const { execFileSync } = require("child_process");
 
-const root = path.resolve(__dirname, "..", "..");
-const tools = path.join(root, ".tools", "node_modules");
-const { chromium } = require(path.join(tools, "playwright-core"));
-const axeSource = fs.readFileSync(path.join(tools, "axe-core", "axe.min.js"), "utf8");
-const artifacts = path.join(root, ".run", "artifacts");
-
-function stackEnv() {
-  const dir = process.env.STACK_DIR || path.join(root, ".run");
-  const env = {};
-  for (const line of fs.readFileSync(path.join(dir, "stack.env"), "utf8").split("\n")) {
-    const i = line.indexOf("=");
-    if (i > 0) env[line.slice(0, i)] = line.slice(i + 1).replace(/^"(.*)"$/, "$1");
-  }
-  return env;
-}
-
-const env = stackEnv();
-const gatewayPort = env.GATEWAY_ADDR.split(":")[1];
-
-function api(method, pathname, key, body) {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
-    const req = http.request(
-      { host: "127.0.0.1", port: gatewayPort, method, path: `/v1/${pathname}`,
-        headers: { Authorization: `Bearer ${key}`, ...(data ? { "Content-Type": "application/json" } : {}) } },
-      (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : null }));
-      },
-    );
-    req.on("error", reject);
-    if (data) req.write(data);
-    req.end();
-  });
-}
-
-function workspace() {
-  const parts = env.FEEDBACKCTL.split(" ");
-  const cmd = parts.filter((p) => !p.includes("="));
-  const vars = Object.fromEntries(parts.filter((p) => p.includes("=") && p !== "env").map((p) => p.split("=")));
-  const out = execFileSync(cmd[cmd.length - 1], ["workspace", "create", "--name", `e2e-${Date.now()}`, "--plan", "enterprise"], { env: { ...process.env, ...vars } });
-  return JSON.parse(out);
-}
+const { api, artifacts, gatewayPort, launchBrowser, runner, seriousViolations, workspace } = require("./page_support");
 
 const SPOKEN = "the delivery was late but the support team was wonderful";
 
@@ -175,24 +131,10 @@ async function main() {
   assert.strictEqual(created.status, 201, JSON.stringify(created.body));
   const link = created.body;
 
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${spokenWav(tmp)}`, "--autoplay-policy=no-user-gesture-required"],
-  });
-  const results = [];
-  const run = async (name, fn) => {
-    try {
-      await fn();
-      results.push([name, true]);
-      console.log(`PASS ${name}`);
-    } catch (e) {
-      results.push([name, false]);
-      console.log(`FAIL ${name}: ${e.stack || e}`);
-    }
-  };
+  const browser = await launchBrowser(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+    `--use-file-for-fake-audio-capture=${spokenWav(tmp)}`, "--autoplay-policy=no-user-gesture-required"]);
+  const tests = runner();
+  const run = tests.run;
   try {
     await run("every question type, conditions, voice with live transcription, submit", async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -280,11 +222,7 @@ async function main() {
       const page = await context.newPage();
       await page.goto(`${origin}/i/every`);
       await page.locator("#questions").waitFor();
-      await page.addScriptTag({ content: axeSource });
-      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      for (const v of result.violations) console.log(`  axe ${v.impact}: ${v.id} (${v.nodes.length})`);
-      assert.deepStrictEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`), []);
+      assert.deepStrictEqual(await seriousViolations(page), []);
       await context.close();
     });
 
@@ -394,9 +332,7 @@ async function main() {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  const failed = results.filter(([, ok]) => !ok).length;
-  console.log(`intake page: ${results.length - failed} passed, ${failed} failed (screenshots in ${artifacts})`);
-  process.exit(failed ? 1 : 0);
+  process.exit(tests.summary("intake page") ? 1 : 0);
 }
 
 main().catch((e) => {

@@ -186,7 +186,8 @@ export function sliderControl(q) {
   const inputs = handles.map((part, i) => {
     const id = part ? `input-${key}-${part}` : `input-${key}`;
     const start = Array.isArray(given) ? given[i] : typeof given === "number" ? given : i ? max : min;
-    const input = el("input", { type: "range", id, min, max, step, value: start, "aria-describedby": `error-${key}` });
+    // One slider is named by the question's prompt, two by their labels.
+    const input = el("input", { type: "range", id, min, max, step, value: start, "aria-labelledby": part ? null : `title-${key}`, "aria-describedby": `error-${key}` });
     const shown = el("output", { for: id, text: `${start}${unit}` });
     if (part) box.append(el("label", { for: id, class: "part-label", text: part === "low" ? "From" : "To" }));
     box.append(el("div", { class: "slider-row" }, input, shown));

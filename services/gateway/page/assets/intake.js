@@ -95,7 +95,7 @@ function questionSection(q) {
   const heading = [el("span", { class: "number", "aria-hidden": "true", text: q.type === "help_block" ? "i" : "" }), el("span", { class: "prompt", text: q.prompt })];
   if (q.required) heading.push(el("span", { class: "required", "aria-hidden": "true", text: " *" }), el("span", { class: "visually-hidden", text: " (required)" }));
   let title;
-  if (grouped) title = el("legend", {}, ...heading);
+  if (grouped) title = el("legend", { id: `title-${key}` }, ...heading);
   else if (LABELLED.has(q.type)) title = el("label", { for: `input-${key}`, class: "title" }, ...heading);
   else title = el("h2", { class: "title", id: `title-${key}` }, ...heading);
   const tools = el("div", { class: "tools" });
