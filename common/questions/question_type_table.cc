@@ -22,7 +22,7 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
   using P = PartValue;
   using A = AnswerShape;
   static const std::array<QuestionType, kQuestionTypeCount> table = {{
-      // The 13 types SPEC.md shows.
+      // The first 13 types.
       {.name = "voice",
        .configuration = {{"max_duration", V::kInteger, false, 1, 3600},
                          {"enable_ai_evaluation", V::kBoolean}},

@@ -1,7 +1,11 @@
 // links: feedback links and their questions over gRPC (feedback.links.v1.LinksService).
+#include <boost/json/serialize.hpp>
+#include <iostream>
+
 #include "common/core/log.h"
 #include "common/core/secret_box.h"
 #include "common/grpc/grpc_kit.h"
+#include "common/questions/type_schemas.h"
 #include "common/service/periodic_task.h"
 #include "common/service/service_runner.h"
 #include "services/links/grpc_link_webhooks.h"
@@ -15,6 +19,12 @@ std::vector<Migration> migrations();
 
 int main(int argc, char** argv) {
   using namespace feedback;
+  // The OpenAPI schemas of the question types, which scripts/docs writes into
+  // services/gateway/openapi/openapi.json (common/questions/type_schemas.h).
+  if (argc > 1 && std::string_view(argv[1]) == "--question-types") {
+    std::cout << boost::json::serialize(questions::questionTypeSchemas()) << "\n";
+    return 0;
+  }
   links::LinksSettings settings;
   std::optional<SecretBox> secrets;
   std::string webhooks_target;

@@ -7,7 +7,7 @@
 # relay in front of it copies Host into X-Forwarded-Host (host_relay.py), and the gateway here
 # trusts it from this machine (TRUSTED_PROXIES). Some cases fail through Prism and pass
 # without it, and are shown but not counted: Prism follows redirects itself (the trailing-slash
-# 301s), re-encodes binary bodies as text (the file and audio uploads), and holds a body that
+# 301s), re-encodes binary bodies as text (the file, signature and audio uploads), and holds a body that
 # is not JSON (invalid_json_400).
 # Environment: STACK_DIR (default .run), CONFORMANCE (the suite's run.py).
 set -uo pipefail
@@ -50,7 +50,7 @@ if [ "$ready" != yes ]; then
   exit 1
 fi
 summary=$(BASE_URL="http://127.0.0.1:$relay_port/v1/" GATEWAY_ADDR="127.0.0.1:$relay_port" \
-  python3 "$conformance" --public --only wire,auth,scopes,links,quota,tokens,intake,responses,idempotency,ai,media \
+  python3 "$conformance" --public --only wire,auth,scopes,links,quota,tokens,intake,responses,idempotency,ai,media,types,logic \
   -j 4 | grep -E "^FAIL|passed")
 echo "$summary"
 sed 's/\x1b\[[0-9;]*m//g' "$log" | grep "Violation: response" | sed 's/.*Violation: //' | sort | uniq -c \
