@@ -347,7 +347,9 @@ void LinkSummary::addValueFact(Stats& s, questions::SummaryKind kind, std::strin
     }
   } else if (value.is_object()) {  // kMatrix
     std::string cell;
-    for (const auto& [row, chosen] : value.get_object()) {
+    for (const auto& entry : value.get_object()) {
+      const std::string_view row = entry.key();
+      const boost::json::value& chosen = entry.value();
       auto count = [&](const boost::json::value& column) {
         if (!column.is_string()) return;
         cell.assign(row).append(1, '\t').append(column.get_string());
