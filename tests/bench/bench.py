@@ -16,6 +16,7 @@ import types
 import urllib.error
 import urllib.request
 
+import bench_all_types
 import bench_compare
 import bench_media
 import bench_webhooks
@@ -218,13 +219,50 @@ def compare_only():
     return 1 if any(r["errors"] for _, by_row in compared for r in by_row.values()) else 0
 
 
+def types_only():
+    """BENCH_ONLY=types: W4 and W4, 32 types on one bench gateway, and the summary of the
+    32-type link filled to BENCH_ALL_TYPES_RESPONSES responses."""
+    env = stack_env(STACK_DIR)
+    base = env["BASE_URL"]
+    made = workspace(shlex.split(env["FEEDBACKCTL"]), "bench-types")
+    key, bench_host = made["api_key"], made["host"]
+    with open(os.path.join(HERE, "link_5_questions.json")) as f:
+        link_body = json.load(f)
+    gateway = BenchProcess("gateway", STACK_DIR, OUT_DIR, TRUSTED_PROXIES="127.0.0.1")
+    try:
+        _, created = http("POST", base + "links/", key, dict(link_body, slug=f"w4-{int(time.time())}"))
+        hot = json.loads(created)
+        rows = [scenario("W4 intake one-shot submit", gateway.url(f"/i/{hot['slug']}/submit/"),
+                         "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host},
+                         gateway=gateway)]
+        all_types_rows, all_types = bench_all_types.rows(TOOLS, gateway, base, key, bench_host)
+        rows += all_types_rows
+    finally:
+        gateway.stop()
+    print(f"\n{'scenario':<28} {'conns':>5} {'req/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
+    for r in rows:
+        print(f"{r['name']:<28} {r['connections']:>5} {r['rps']:>10.0f} {r['p50_us'] / 1000:>8.2f} "
+              f"{r['p99_us'] / 1000:>8.2f}")
+        cpu = r.get("cpu_us_per_request", {})
+        print("  CPU us/request: " + "  ".join(f"{role} {us:.0f}" for role, us in cpu.items() if us >= 0.5))
+    bench_all_types.print_figures(all_types)
+    checks = bench_all_types.checks(rows[1], all_types)
+    print()
+    for name, ok in checks.items():
+        print(f"target {'met    ' if ok else 'NOT met'}  {name}")
+    return 1 if any(r["errors"] for r in rows) else 0
+
+
 def main():
     os.makedirs(OUT_DIR, exist_ok=True)
     # A stop from outside ends the run as an error would: every process it started is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     only = os.environ.get("BENCH_ONLY", "")
-    if only not in ("", "webhooks", "compare"):
-        raise SystemExit(f"bench: BENCH_ONLY={only!r}: the subsets are 'webhooks' and 'compare'")
+    if only not in ("", "webhooks", "compare", "types"):
+        raise SystemExit(f"bench: BENCH_ONLY={only!r}: the subsets are 'webhooks', 'compare' "
+                         "and 'types'")
+    if only == "types":
+        return types_only()
     if only == "webhooks":
         return webhooks_only()
     if only == "compare":
@@ -274,6 +312,8 @@ def main():
         results.append(scenario("W4 intake one-shot submit", limited.url(f"/i/{hot['slug']}/submit/"),
                                 "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host},
                                 gateway=limited))
+        all_types_rows, all_types = bench_all_types.rows(TOOLS, limited, base, key, bench_host)
+        results += all_types_rows
         results += evaluator_pair(hot["slug"], bench_host)
         media_results, media = bench_media.media_rows(scenario, limited, base, key, bench_host, http,
                                                       OUT_DIR, free_port)
@@ -333,6 +373,7 @@ def main():
     print(f"\nGET /v1/links/{{uuid}}/summary/ of a link with {W3_RESPONSES:,} responses "
           f"(median of 5): {summary_ms:.1f} ms")
     bench_media.print_media(media)
+    bench_all_types.print_figures(all_types)
     print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
     for name, seconds in scale_checks:
         print(f"  {name:<34} {seconds * 1000:>8.1f} ms")
@@ -370,6 +411,7 @@ def main():
             summary_ms < TARGETS["summary_ms"],
     }
     checks.update(bench_media.media_checks(media))
+    checks.update(bench_all_types.checks(by_name["W4, 32 types"], all_types))
     checks.update(bench_webhooks.checks(hooks))
     for name, seconds in scale_checks:
         checks[f"{SCALE_RESPONSES:,} responses: {name} < 50 ms"] = seconds * 1000 < TARGETS["scale_ms"]
@@ -382,6 +424,7 @@ def main():
               "scale_ms": {name: seconds * 1000 for name, seconds in scale_checks},
               "summary_ms": summary_ms,
               "media": media,
+              "all_types": all_types,
               "webhooks": hooks,
               "targets": checks}
     with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:

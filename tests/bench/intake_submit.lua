@@ -1,4 +1,5 @@
--- W4: the public one-shot submit (POST /i/{slug}/submit/) of a 5-answer response, every
+-- W4: the public one-shot submit (POST /i/{slug}/submit/) of a 5-answer response (or of the
+-- body in BENCH_BODY_FILE), every
 -- request into the same link; the workspace's host comes from BENCH_HOST; each request from
 -- another respondent (respondents.lua).
 package.path = package.path .. ";" .. os.getenv("BENCH_LUA_DIR") .. "/?.lua"
@@ -12,6 +13,13 @@ wrk.body = '{"respondent_email":"respondent@example.com","answers":{' ..
   '"nps":6,"reason":"The reports are slow when many people answer at once",' ..
   '"features":["Forms","Voice"],"team":"small",' ..
   '"comments":"Please make exports faster for large surveys"}}'
+-- BENCH_BODY_FILE: another body ("W4, 32 types": tests/bench/answers_32_types.json).
+local body_file = os.getenv("BENCH_BODY_FILE")
+if body_file and body_file ~= "" then
+  local f = assert(io.open(body_file, "r"))
+  wrk.body = f:read("*a")
+  f:close()
+end
 
 -- BENCH_TARGETS: "host path,host path": requests go to each in turn (W8: a workspace with a
 -- webhook and one without), instead of to BENCH_HOST and the URL's path.

@@ -1,6 +1,7 @@
 """The two README commands as a newcomer runs them: from a clone the postgres user cannot
 reach, and stopped with Ctrl-C. Each test runs a stack of its own, apart from the suite's."""
 import http.client
+import json
 import os
 import re
 import signal
@@ -9,8 +10,9 @@ import subprocess
 import tempfile
 import time
 import urllib.parse
+from collections import Counter
 
-from harness import ROOT, test, wait_until
+from harness import ROOT, STACK_DIR, request, test, wait_until
 
 STACK = os.path.join(ROOT, "scripts", "stack")
 
@@ -145,3 +147,43 @@ except SystemExit as e:
             assert not _group(group), f"processes of nginx's group {group} left: {_group(group)}"
     finally:
         subprocess.run(["rm", "-rf", private])
+
+
+@test
+def seed_responses_writes_the_summary_facts_the_service_writes():
+    """scripts/seed-responses stores, beside each seeded response, the summary facts the
+    service's own code makes of its answers (build/services/responses/summary_facts): the
+    summary read from them agrees with one counted from the answers themselves."""
+    out = subprocess.run([os.path.join(ROOT, "scripts", "seed-responses"), "--count", "240",
+                          "--batch", "100", "--rare-every", "7"],
+                         env=dict(os.environ, STACK_DIR=STACK_DIR), capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-800:]
+    seeded = json.loads(out.stdout.strip().splitlines()[-1])
+    key, link = seeded["api_key"], seeded["link_uuid"]
+    answers = []
+    for page in range(1, 4):
+        r = request("GET", f"links/{link}/responses/?page_size=100&page={page}", key=key)
+        assert r.status == 200, r
+        answers += [a for resp in json.loads(r.body)["results"] for a in resp["answers"]]
+    assert len(answers) == 240 * 4, len(answers)
+    values = {k: Counter() for k in ("nps", "features", "team", "sentiment")}
+    actionable = 0
+    for a in answers:
+        if a["field_key"] == "nps":
+            values["nps"][str(a["value"])] += 1
+        elif a["field_key"] == "features":
+            values["features"].update(a["value"])
+        elif a["field_key"] == "team":
+            values["team"][a["value"]] += 1
+        else:
+            values["sentiment"][a["ai_insights"]["sentiment"]] += 1
+            actionable += a["ai_insights"]["actionable"]
+    summary = json.loads(request("GET", f"links/{link}/summary/", key=key).body)
+    stats = {q["field_key"]: q["stats"] for q in summary["questions"]}
+    assert summary["response_count"] == 240
+    assert {k: n for k, n in stats["nps"]["distribution"].items() if n} == dict(values["nps"])
+    assert {k: n for k, n in stats["features"]["counts"].items() if n} == dict(values["features"])
+    assert {k: n for k, n in stats["team"]["counts"].items() if n} == dict(values["team"])
+    assert {k: n for k, n in stats["reason"]["sentiment"].items() if n} == dict(values["sentiment"])
+    assert stats["reason"]["actionable"] == actionable

@@ -16,6 +16,24 @@ TEST_CASE("question types: every row states every fact of its type", "[questions
     CHECK(type.evaluation != q::Evaluation::kUnset);
     CHECK(type.media != q::AnswerMedia::kUnset);
     CHECK(type.extra != q::AnswerExtra::kUnset);
+    CHECK(type.display != q::Display::kUnset);
+    CHECK(type.shape != q::AnswerShape::kUnset);
+    CHECK(type.text != q::TextForm::kUnset);
+    // A scale where the summary or the record needs one, and only there.
+    CHECK((type.scale != nullptr) == (type.summary == q::SummaryKind::kRating ||
+                                      type.extra == q::AnswerExtra::kRatingDetails));
+    // Parts are what an object answer of named fields holds, and what its `fields` key shows.
+    CHECK((type.parts.size() > 0) == (type.shape == q::AnswerShape::kParts));
+    if (type.shape == q::AnswerShape::kParts) {
+      bool configured = false;
+      for (const auto& key : type.configuration) configured |= key.value == q::ConfigValue::kParts;
+      CHECK(configured);
+    }
+    // What takes no answer has no shape to answer with.
+    CHECK((type.source == q::AnswerSource::kNone) == (type.shape == q::AnswerShape::kNone));
+    // A drawing or a file is uploaded, and its answer is a stored file.
+    CHECK((type.shape == q::AnswerShape::kFile) ==
+          (type.media == q::AnswerMedia::kFile || type.media == q::AnswerMedia::kDrawing));
     // The choices a summary counts are a configuration key of the type, and only choice
     // types name one.
     CHECK((type.summary == q::SummaryKind::kChoice) == !type.choices.empty());
@@ -52,6 +70,12 @@ TEST_CASE("question types: the facts the summary and the evaluator read", "[ques
   CHECK(q::extraOf("rating") == q::AnswerExtra::kRatingDetails);
   CHECK(q::extraOf("image_choice") == q::AnswerExtra::kSelectedCard);
   CHECK(q::extraOf("telepathy") == q::AnswerExtra::kNone);
+  CHECK(q::extraOf("nps") == q::AnswerExtra::kRatingDetails);
+  CHECK(q::summaryKindOf("ranking") == q::SummaryKind::kRanking);
+  CHECK(q::summaryKindOf("hidden_field") == q::SummaryKind::kValues);
+  CHECK(q::mediaOf("signature") == q::AnswerMedia::kDrawing);
+  CHECK(q::textFormOf("address") == q::TextForm::kParts);
+  CHECK(q::findQuestionType("hidden_field")->display == q::Display::kNever);
   q::Question voice;
   voice.response_type = "voice";
   CHECK(q::isEvaluated(voice));

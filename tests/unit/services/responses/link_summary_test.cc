@@ -215,3 +215,83 @@ TEST_CASE("summary: the link document must be one", "[responses]") {
   r.set_link_uuid("nope");
   CHECK(failure([&] { f.service.linkSummary(f.store, r); }).first == ErrorCode::kValidationError);
 }
+
+TEST_CASE("summary: the statistics of the types beyond the 13", "[responses]") {
+  SummaryFixture f;
+  auto& l = f.change();
+  l.clear_questions();
+  const char* grid = R"({"rows": [{"id": "speed", "label": "S"}, {"id": "price", "label": "P"}],
+                         "columns": [{"id": "bad", "label": "B"}, {"id": "ok", "label": "O"}],
+                         "multiple": true})";
+  *l.add_questions() = question("nps", "nps");
+  *l.add_questions() = question("csat", "csat");
+  *l.add_questions() = question("scale", "opinion_scale", R"({"start_at_one": false})");
+  *l.add_questions() = question("level", "slider");
+  *l.add_questions() = question("span", "slider", R"({"range": true})");
+  *l.add_questions() = question("rank", "ranking", R"({"options": ["a", "b", "c"]})");
+  *l.add_questions() = question("grid", "matrix", grid);
+  *l.add_questions() = question("terms", "consent", R"({"text": "I agree."})");
+  *l.add_questions() = question("src", "hidden_field");
+  *l.add_questions() = question("story", "long_text");
+  *l.add_questions() = question("plan", "dropdown", R"({"options": ["free", "pro"]})");
+  *l.add_questions() = question("trip", "date_range");
+  f.oneShot({{"nps", "10"},
+             {"csat", "5"},
+             {"scale", "0"},
+             {"level", "10"},
+             {"span", "[10, 50]"},
+             {"rank", R"(["a", "b", "c"])"},
+             {"grid", R"({"speed": ["bad", "ok"]})"},
+             {"terms", "true"},
+             {"src", R"("mail")"},
+             {"story", R"("Lovely, thanks")"},
+             {"plan", R"("pro")"},
+             {"trip", R"({"start": "2024-01-01", "end": "2024-01-02"})"}});
+  f.oneShot({{"nps", "3"},
+             {"csat", "2"},
+             {"scale", "4"},
+             {"level", "20"},
+             {"span", "[20, 80]"},
+             {"rank", R"(["b", "a", "c"])"},
+             {"grid", R"({"speed": ["ok"], "price": ["ok"]})"},
+             {"src", R"("mail")"}});
+  f.oneShot({{"csat", "4"}, {"level", "60"}, {"span", "[30, 60]"}, {"src", R"("ad")"}});
+
+  const auto s = f.summary();
+  const auto nps = stats(s, "nps");
+  CHECK(nps.at("nps").to_number<double>() == Approx(0.0));
+  CHECK(nps.at("promoters").as_int64() == 1);
+  CHECK(nps.at("detractors").as_int64() == 1);
+  const auto csat = stats(s, "csat");  // 5, 2, 4
+  CHECK(csat.at("csat").to_number<double>() == Approx(2.0 / 3.0));
+  CHECK(csat.at("average").to_number<double>() == Approx(11.0 / 3.0));
+  CHECK(csat.at("distribution").as_object().size() == 5);
+  const auto scale = stats(s, "scale");  // a 0..4 scale
+  CHECK(scale.at("distribution").as_object().size() == 5);
+  CHECK(scale.at("distribution").at("0").as_int64() == 1);
+  CHECK(scale.at("average").to_number<double>() == Approx(2.0));
+  const auto level = stats(s, "level");
+  CHECK(level.at("median").to_number<double>() == 20);
+  CHECK(level.at("mean").to_number<double>() == Approx(30.0));
+  const auto span = stats(s, "span");
+  CHECK(span.at("low").at("max").to_number<double>() == 30);
+  CHECK(span.at("high").at("median").to_number<double>() == 60);
+  const auto rank = stats(s, "rank");
+  CHECK(rank.at("average_rank").at("a").to_number<double>() == Approx(1.5));
+  CHECK(rank.at("average_rank").at("c").to_number<double>() == Approx(3.0));
+  CHECK(rank.at("first_place").at("b").as_int64() == 1);
+  CHECK(rank.at("first_place").at("c").as_int64() == 0);
+  const auto cells = stats(s, "grid").at("counts");
+  CHECK(cells.at("speed").at("ok").as_int64() == 2);
+  CHECK(cells.at("speed").at("bad").as_int64() == 1);
+  CHECK(cells.at("price").at("bad").as_int64() == 0);
+  CHECK(stats(s, "terms").at("accepted").as_int64() == 1);
+  const auto sources = stats(s, "src").at("counts").as_object();
+  CHECK(sources.size() == 2);
+  CHECK(sources.at("mail").as_int64() == 2);
+  CHECK(sources.at("ad").as_int64() == 1);
+  CHECK(stats(s, "story").contains("sentiment"));
+  CHECK(stats(s, "plan").at("counts").at("pro").as_int64() == 1);
+  CHECK(stats(s, "trip").empty());
+  CHECK(answered(s, "trip") == 1);
+}
