@@ -22,13 +22,11 @@ AnswerSource sourceOf(const Question& question) {
   return findQuestionType(question.response_type)->source;
 }
 
-// A value that stands for "not answered" beside null: an empty object (an address or a
-// matrix left blank), which no rule of an object answer would take.
+}  // namespace
+
 bool leftBlank(const boost::json::value& value) {
   return value.is_null() || (value.is_object() && value.as_object().empty());
 }
-
-}  // namespace
 
 bool isAnswered(const boost::json::value& value) {
   if (value.is_null()) return false;

@@ -122,6 +122,12 @@ def new_types_are_echoed_and_answered_in_their_stored_form():
     # Left blank: unanswered, not wrong.
     rec = ws.complete("types", {"addr": {}, "grid": {}})
     assert "addr" not in by_key(rec) and "grid" not in by_key(rec)
+    # Saved one by one, an empty object clears an answer as null does.
+    st = ws.start("types")
+    expect(ws.answer("types", st, "addr", GOOD["addr"][0]), 200)
+    a = expect(ws.answer("types", st, "addr", {}), 200)
+    assert a.get("value") is None, a
+    assert "addr" not in by_key(expect(ws.submit("types", st), 200))
     # A required consent must be given; an answer given but incomplete is wrong, not missing.
     ws.link(slug="must", questions=[{"field_key": "terms", "type": "consent", "prompt": "Terms", "required": True,
                                      "configuration": {"text": "I agree."}},
