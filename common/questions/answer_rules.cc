@@ -1,6 +1,5 @@
 #include "common/questions/answer_rules.h"
 
-#include <boost/url/parse.hpp>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -16,7 +15,6 @@ namespace {
 using Problem = std::optional<std::string>;
 
 constexpr std::size_t kMaxFileNameLength = 255;
-constexpr std::size_t kMaxUrlLength = 2048;
 
 Problem tooLong(std::size_t limit) {
   return "must be at most " + std::to_string(limit) + " characters";
@@ -27,16 +25,6 @@ Problem textWithin(const boost::json::value& value, std::size_t limit) {
   if (!value.is_string()) return "must be a string";
   if (characterCount(value.as_string()) > limit) return tooLong(limit);
   return std::nullopt;
-}
-
-std::optional<double> settingNumber(const Question& question, std::string_view key) {
-  const boost::json::value* v = setting(question, key);
-  return v ? numericValue(*v) : std::nullopt;
-}
-
-bool settingFlag(const Question& question, std::string_view key) {
-  const boost::json::value* v = setting(question, key);
-  return v && v->is_bool() && v->as_bool();
 }
 
 bool isOption(const boost::json::array& options, const boost::json::value& value) {
@@ -71,9 +59,19 @@ std::size_t characterCount(std::string_view utf8) {
 }
 
 std::string numberText(double n) {
-  char out[32];
-  auto result = std::to_chars(out, out + sizeof out, n);
-  return std::string(out, result.ptr);
+  // As JavaScript's String(n) writes it (the page recalls numbers so): whole numbers in full,
+  // plain decimals from 1e-7 to 1e21, exponents beyond, without a leading zero or a '+' less.
+  if (std::floor(n) == n && std::fabs(n) < 1e15) return std::to_string(static_cast<int64_t>(n));
+  char out[64];
+  const double size = std::fabs(n);
+  const auto format =
+      size >= 1e-7 && size < 1e21 ? std::chars_format::fixed : std::chars_format::scientific;
+  const std::string text(out, std::to_chars(out, out + sizeof out, n, format).ptr);
+  const auto e = text.find('e');
+  if (e == std::string::npos) return text;
+  std::string exponent = text.substr(e + 2);  // after "e+" or "e-"
+  exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+  return text.substr(0, e + 2) + exponent;
 }
 
 bool onStep(double n, double from, double step) {
@@ -84,13 +82,6 @@ bool onStep(double n, double from, double step) {
   const double tolerance = 1e-9 * step + 8 * std::numeric_limits<double>::epsilon() *
                                              std::max(std::fabs(offset), std::fabs(n));
   return from_step <= tolerance;
-}
-
-std::optional<double> numericValue(const boost::json::value& value) {
-  if (value.is_int64()) return static_cast<double>(value.as_int64());
-  if (value.is_uint64()) return static_cast<double>(value.as_uint64());
-  if (value.is_double() && std::isfinite(value.as_double())) return value.as_double();
-  return std::nullopt;
 }
 
 bool isEmailAddress(std::string_view text) {
@@ -275,12 +266,7 @@ Problem fileAnswerProblem(const Question& question, boost::json::value& value) {
   if (bytes > maxFileBytes(question))
     return "size_bytes must be at most " + fileLimitText(question);
   const auto* url = file.if_contains("url");
-  if (!url || !url->is_string() || url->as_string().size() > kMaxUrlLength) {
-    return "url must be an absolute http(s) URL";
-  }
-  auto parsed = boost::urls::parse_absolute_uri(url->as_string());
-  if (!parsed || (parsed->scheme() != "https" && parsed->scheme() != "http") ||
-      parsed->encoded_host().empty()) {
+  if (!url || !url->is_string() || !isHttpUrl(url->as_string(), false)) {
     return "url must be an absolute http(s) URL";
   }
   return std::nullopt;

@@ -69,8 +69,6 @@ bool isEmailAddress(std::string_view text);
 // Characters of UTF-8 text (code points), for length limits stated in characters.
 std::size_t characterCount(std::string_view utf8);
 
-// The number an answer stands for in formulas and conditions: JSON numbers only.
-std::optional<double> numericValue(const boost::json::value& value);
 // A number in its shortest form: 7, 0.1, 1500000000.5.
 std::string numberText(double n);
 // Whether `n` lies a whole number of `step`s from `from` (up to binary rounding).

@@ -28,11 +28,6 @@ std::string operatorNames() {
   return out;
 }
 
-bool settingFlag(const Question& question, std::string_view key) {
-  const boost::json::value* v = setting(question, key);
-  return v && v->is_bool() && v->as_bool();
-}
-
 // How an ordered field's values are written, for a value compared with it.
 enum class Moment { kNumber, kDate, kTime, kInstant };
 
@@ -280,14 +275,14 @@ bool leafHolds(const boost::json::object& leaf, const boost::json::value* answer
   const auto* name = leaf.if_contains("operator");
   if (!name || !name->is_string()) return false;
   const std::string_view op = name->as_string();
-  const bool answered = answer && !answer->is_null() && isAnswered(*answer);
-  if (op == "is_answered") return answered;
+  // A blank string, [] or {} is no answer: only is_not_answered holds on it.
+  const bool answered = answer && isAnswered(*answer);
   if (op == "is_not_answered") return !answered;
-  if (!answer || answer->is_null()) return false;
+  if (op == "is_answered" || !answered) return answered;
   const auto* expected = leaf.if_contains("value");
   if (!expected) return false;
   if (op == "equals") return holdsItem(*answer, *expected);
-  if (op == "not_equals") return answered && !holdsItem(*answer, *expected);
+  if (op == "not_equals") return !holdsItem(*answer, *expected);
   if (op == "less_than" || op == "greater_than" || op == "less_than_or_equal" ||
       op == "greater_than_or_equal") {
     auto order = compare(*answer, *expected);
@@ -303,7 +298,7 @@ bool leafHolds(const boost::json::object& leaf, const boost::json::value* answer
     const bool found = anyItem(*answer, [&](const boost::json::value& v) {
       return textTest(v, test, expected->as_string());
     });
-    return op == "not_contains" ? answered && !found : found;
+    return op == "not_contains" ? !found : found;
   }
   if (!expected->is_array()) return false;
   const auto& items = expected->as_array();
@@ -316,8 +311,7 @@ bool leafHolds(const boost::json::object& leaf, const boost::json::value* answer
                        [&](const boost::json::value& item) { return holdsItem(*answer, item); });
   }
   if (op == "excludes_all") {
-    return answered &&
-           std::none_of(items.begin(), items.end(),
+    return std::none_of(items.begin(), items.end(),
                         [&](const boost::json::value& item) { return holdsItem(*answer, item); });
   }
   return false;

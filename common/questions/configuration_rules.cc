@@ -19,13 +19,6 @@ namespace {
 constexpr std::size_t kMaxUrlLength = 2048;
 constexpr std::size_t kMaxOptionLength = 200;
 
-std::optional<double> numberOf(const boost::json::value& v) {
-  if (v.is_int64()) return static_cast<double>(v.as_int64());
-  if (v.is_uint64()) return static_cast<double>(v.as_uint64());
-  if (v.is_double() && std::isfinite(v.as_double())) return v.as_double();
-  return std::nullopt;
-}
-
 template <std::size_t N>
 bool oneOf(const std::array<std::string_view, N>& allowed, std::string_view value) {
   for (auto a : allowed) {
@@ -80,7 +73,7 @@ class ConfigurationChecker {
     const std::string name(key.name);
     switch (key.value) {
       case ConfigValue::kInteger: {
-        auto n = numberOf(v);
+        auto n = numericValue(v);
         if (!n || std::floor(*n) != *n || *n < key.min || *n > key.max) {
           fail(name, "must be a whole number from " + std::to_string(static_cast<int>(key.min)) +
                          " to " + std::to_string(static_cast<int>(key.max)));
@@ -88,10 +81,10 @@ class ConfigurationChecker {
         return;
       }
       case ConfigValue::kNumber:
-        if (!numberOf(v)) fail(name, "must be a number");
+        if (!numericValue(v)) fail(name, "must be a number");
         return;
       case ConfigValue::kPositiveNumber: {
-        auto n = numberOf(v);
+        auto n = numericValue(v);
         if (!n || *n <= 0 || (key.max > 0 && *n > key.max)) {
           fail(name, key.max > 0 ? "must be a number above 0 and at most " +
                                        std::to_string(static_cast<int>(key.max))
@@ -384,7 +377,7 @@ void checkNumberRange(const Question& question, ConfigProblem report, void* cont
   // An empty range cannot be answered.
   const auto* min = setting(question, "min");
   const auto* max = setting(question, "max");
-  if (min && max && *numberOf(*min) > *numberOf(*max))
+  if (min && max && *numericValue(*min) > *numericValue(*max))
     report(context, "min", "must not exceed max");
 }
 
@@ -414,10 +407,10 @@ void validateEvaluatorConfig(const boost::json::object& config, const std::strin
     auto key = entry.key();
     const auto& v = entry.value();
     if (key == "clarity_threshold") {
-      auto n = numberOf(v);
+      auto n = numericValue(v);
       if (!n || *n < 0 || *n > 1) fail(key, "must be a number from 0 to 1");
     } else if (key == "max_follow_ups") {
-      auto n = numberOf(v);
+      auto n = numericValue(v);
       if (!n || std::floor(*n) != *n || *n < 0 || *n > kMaxFollowUps) {
         fail(key, "must be a whole number from 0 to " + std::to_string(kMaxFollowUps));
       }

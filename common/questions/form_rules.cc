@@ -51,8 +51,12 @@ class FormRules::Evaluation {
       if (it != given.end() && !leftBlank(it->second)) {
         values_[i] = it->second;
         if (auto problem = answerProblem(q, values_[i])) problems_[q.field_key] = *problem;
-      } else if (const auto* fallback = setting(q, "default_value")) {
-        values_[i] = *fallback;  // a hidden_field the page did not fill
+        // An object whose parts were all blank is no answer (its rule drops blank parts).
+        if (leftBlank(values_[i])) values_[i] = nullptr;
+      }
+      if (!isAnswered(values_[i])) {
+        // A hidden_field the page did not fill, or filled with nothing.
+        if (const auto* fallback = setting(q, "default_value")) values_[i] = *fallback;
       }
     }
   }

@@ -13,11 +13,6 @@ namespace {
 
 using Problem = std::optional<std::string>;
 
-bool settingFlag(const Question& question, std::string_view key) {
-  const boost::json::value* v = setting(question, key);
-  return v && v->is_bool() && v->as_bool();
-}
-
 bool contains(const std::vector<std::string_view>& ids, std::string_view id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -156,6 +151,7 @@ Problem partsAnswerProblem(const Question& question, boost::json::value& value) 
     auto* v = given.if_contains(part.name);
     const bool answered = v && v->is_string() && isAnswered(*v);
     if (!answered) {
+      if (v) given.erase(part.name);  // a blank part is no part: not stored
       if (partRequired(question, part)) return "needs '" + std::string(part.name) + "'";
       continue;
     }

@@ -18,7 +18,8 @@ std::optional<std::string> matrixAnswerProblem(const Question& question, boost::
 std::optional<std::string> rankingAnswerProblem(const Question& question,
                                                 boost::json::value& value);
 // An object of the parts the configuration shows (contact_info, address): strings, the
-// required ones present, emails valid, phones stored E.164, countries stored upper case.
+// required ones present, emails valid, phones stored E.164, countries stored upper case; blank
+// parts are dropped (all of them blank leaves {}, no answer).
 std::optional<std::string> partsAnswerProblem(const Question& question, boost::json::value& value);
 // {start, end}: dates, start <= end, within min_date..max_date.
 std::optional<std::string> dateRangeAnswerProblem(const Question& question,

@@ -44,7 +44,8 @@ std::optional<std::string> e164Number(std::string_view typed, std::string_view d
   if (util.Parse(std::string(typed), region, &number) != PhoneNumberUtil::NO_PARSING_ERROR) {
     return std::nullopt;
   }
-  if (!util.IsValidNumber(number)) return std::nullopt;
+  // E.164 has no extension: a number typed with one would be stored without it.
+  if (!util.IsValidNumber(number) || number.has_extension()) return std::nullopt;
   std::string out;
   util.Format(number, PhoneNumberUtil::E164, &out);
   return out;

@@ -15,8 +15,8 @@ bool isCountryCode(std::string_view code);
 std::string countryCodeOf(std::string_view code);
 // The E.164 form (+14155550123) of a number typed in international form or, with
 // `default_country` (an ISO code; may be empty), in that country's national form; spaces,
-// dashes, dots and brackets are allowed. nullopt when it cannot be parsed or is not a valid
-// number of its country.
+// dashes, dots and brackets are allowed. nullopt when it cannot be parsed, is not a valid
+// number of its country, or has an extension (which E.164 cannot hold).
 std::optional<std::string> e164Number(std::string_view typed, std::string_view default_country);
 
 }  // namespace feedback::questions

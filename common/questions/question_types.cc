@@ -1,6 +1,7 @@
 #include "common/questions/question_types.h"
 
 #include <boost/json/parse.hpp>
+#include <cmath>
 #include <map>
 #include <unordered_map>
 
@@ -58,6 +59,23 @@ void forEachText(std::string_view response_type, const boost::json::value& value
     case TextForm::kNone:
       return;
   }
+}
+
+std::optional<double> numericValue(const boost::json::value& value) {
+  if (value.is_int64()) return static_cast<double>(value.as_int64());
+  if (value.is_uint64()) return static_cast<double>(value.as_uint64());
+  if (value.is_double() && std::isfinite(value.as_double())) return value.as_double();
+  return std::nullopt;
+}
+
+std::optional<double> settingNumber(const Question& question, std::string_view key) {
+  const boost::json::value* v = setting(question, key);
+  return v ? numericValue(*v) : std::nullopt;
+}
+
+bool settingFlag(const Question& question, std::string_view key) {
+  const boost::json::value* v = setting(question, key);
+  return v && v->is_bool() && v->as_bool();
 }
 
 const boost::json::value* setting(const Question& question, std::string_view key) {

@@ -204,5 +204,12 @@ void forEachText(std::string_view response_type, const boost::json::value& value
 // The configured value of `key`, or the table's default for it; nullptr when neither exists.
 // `question.response_type` must be in the table.
 const boost::json::value* setting(const Question& question, std::string_view key);
+// That value as a number (nullopt when it is none), or as a flag (false when it is no boolean).
+std::optional<double> settingNumber(const Question& question, std::string_view key);
+bool settingFlag(const Question& question, std::string_view key);
+
+// The number a JSON value stands for in formulas, conditions and configurations: JSON numbers
+// only, finite.
+std::optional<double> numericValue(const boost::json::value& value);
 
 }  // namespace feedback::questions

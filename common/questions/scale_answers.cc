@@ -8,16 +8,6 @@
 namespace feedback::questions {
 namespace {
 
-std::optional<double> settingNumber(const Question& question, std::string_view key) {
-  const boost::json::value* v = setting(question, key);
-  return v ? numericValue(*v) : std::nullopt;
-}
-
-bool settingFlag(const Question& question, std::string_view key) {
-  const boost::json::value* v = setting(question, key);
-  return v && v->is_bool() && v->as_bool();
-}
-
 // The problem with `n` as a point of the slider's line.
 std::optional<std::string> sliderPointProblem(const Question& question, double n) {
   const double min = settingNumber(question, "min").value_or(0);
@@ -112,9 +102,10 @@ std::optional<std::string> sliderAnswerProblem(const Question& question,
 void checkSliderRange(const Question& question, ConfigProblem report, void* context) {
   const double min = settingNumber(question, "min").value_or(0);
   const double max = settingNumber(question, "max").value_or(100);
-  if (min >= max)
-    report(context, question.configuration.contains("min") ? "min" : "max",
-           "must leave min below max");
+  const char* key = question.configuration.contains("min") ? "min" : "max";
+  if (min >= max) return report(context, key, "must leave min below max");
+  // The steps are counted from min: a line longer than any double is not counted on.
+  if (!std::isfinite(max - min)) report(context, key, "must span less than 1e308");
 }
 
 RatingDetails ratingDetails(const Question& question, const boost::json::value& value) {

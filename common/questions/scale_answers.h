@@ -24,7 +24,7 @@ RatingScale scaleOf(const Question& question);
 std::optional<std::string> scaleAnswerProblem(const Question& question, boost::json::value& value);
 // A number within min..max on a step from min; [low, high] with low <= high when `range`.
 std::optional<std::string> sliderAnswerProblem(const Question& question, boost::json::value& value);
-// The slider's rule across keys: min below max.
+// The slider's rule across keys: min below max, the span between them a finite number.
 void checkSliderRange(const Question& question, ConfigProblem report, void* context);
 
 struct RatingDetails {

@@ -247,7 +247,9 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
                                      q.field_key());
     questions::validateCondition(p.condition, p.path + ".condition", earlier);
     questions::validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
-    if (q.required() && type.display == questions::Display::kNever) {
+    // A question the page never shows and the respondent answers: a hidden_field.
+    if (q.required() && type.display == questions::Display::kNever &&
+        type.source == questions::AnswerSource::kRespondent) {
       const std::string problem = "must be false: a " + std::string(type.name) +
                                   " question is never shown, so never required";
       throw ApiError(ErrorCode::kInvalidConfiguration, "'" + p.path + ".required' " + problem + ".",

@@ -55,7 +55,7 @@ function questions() {
     { field_key: "when", type: "datetime", prompt: "When exactly" },
     { field_key: "trip", type: "date_range", prompt: "Your trip" },
     // Shown when n >= 5 and (green, or an email at example.com): both hold below.
-    { field_key: "story", type: "long_text", prompt: "Tell us more, {{name}} ({{contact.first_name}})",
+    { field_key: "story", type: "long_text", prompt: "Tell us more, {{name}} ({{contact.first_name}}, {{phone}})",
       condition: { all: [leaf("n", "greater_than_or_equal", 5), { any: [leaf("color", "equals", "green"), leaf("contact.email", "ends_with", "@example.com")] }] } },
     // Hidden: the hidden_field came from the address, not its default.
     { field_key: "gone", type: "text", prompt: "Never shown", condition: { any: [leaf("src", "equals", "direct"), leaf("n", "less_than", 0)] } },
@@ -78,6 +78,8 @@ async function fillByKeyboard(page) {
   const kb = page.keyboard;
   await tabInto(page, "#q-name");
   await kb.type("Ada");
+  // The first answer starts the response; the prefilled phone the server refuses is cleared.
+  await page.waitForFunction(() => document.querySelector("#input-phone").value === "");
   await tabInto(page, "#q-voice");
   await tabInto(page, "#q-voice .link"); // "Type instead"
   await kb.press("Enter");
@@ -173,7 +175,9 @@ async function main() {
   assert.strictEqual(created.status, 201, JSON.stringify(created.body));
   assert.strictEqual(new Set(questions().map((q) => q.type)).size, 32, "one question of each type");
   const link = created.body;
-  const address = `${origin}/i/all-types?src=newsletter&plan=team`;
+  // plan: prefilled. n: out of its range, not prefilled. phone: refused by the server when the
+  // response starts, and then cleared.
+  const address = `${origin}/i/all-types?src=newsletter&plan=team&n=500&phone=5555`;
   const browser = await launchBrowser();
   const tests = runner();
   try {
@@ -188,8 +192,11 @@ async function main() {
       assert.strictEqual(await page.locator("#q-src").count(), 0, "a hidden_field is never shown");
       assert.strictEqual(await page.locator("#q-plan select").inputValue(), "2", "plan prefilled with team");
       assert.strictEqual(await page.locator("#q-story").isHidden(), true, "story hidden before n and the colour");
+      assert.strictEqual(await page.locator("#input-n").inputValue(), "", "n=500 is out of range: not prefilled");
+      assert.strictEqual(await page.locator("#input-phone").inputValue(), "5555", "phone prefilled");
       await fillByKeyboard(page);
-      assert.strictEqual(await page.locator("#q-story .prompt").textContent(), "Tell us more, Ada (Ada)");
+      // Recall shows the phone as stored (E.164), as the server's question_text does.
+      await page.waitForFunction(() => document.querySelector("#q-story .prompt").textContent === "Tell us more, Ada (Ada, +14155550123)");
       assert.ok((await page.locator("#q-help").textContent()).includes("Thanks, Ada, for helping."));
       assert.strictEqual(await page.locator("#output-total").textContent(), "14");
       assert.strictEqual(await page.locator("#q-gone").isHidden(), true);
@@ -219,7 +226,7 @@ async function main() {
       assert.strictEqual(answers.doc.value.file_name, "invoice.pdf");
       assert.strictEqual(answers.sig.value.content_type, "image/png");
       assert.ok(answers.sig.value.size_bytes > 0);
-      assert.strictEqual(answers.story.question_text, "Tell us more, Ada (Ada)");
+      assert.strictEqual(answers.story.question_text, "Tell us more, Ada (Ada, +14155550123)");
       assert.strictEqual(answers.gone, undefined);
       assert.deepStrictEqual(answers.nps.rating_details, { value: 9, max_value: 10, scale_type: "nps" });
       await context.close();

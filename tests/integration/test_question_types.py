@@ -160,6 +160,10 @@ def wrong_configurations_name_their_path():
                 f"questions[0].configuration.{key}")
     refused(ws, [{"prompt": "Q", "type": "hidden_field", "required": True}], "INVALID_CONFIGURATION",
             "questions[0].required")
+    # Only a hidden_field: a required calculated question stays as it was allowed.
+    ws.link(questions=[{"prompt": "N", "type": "number", "field_key": "n"},
+                       {"prompt": "Double", "type": "calculated", "required": True,
+                        "configuration": {"formula": "n * 2"}}])
     r = ws.call("POST", "links/", json={"name": "x", "questions": [{"prompt": "Q", "type": "telepathy"}]})
     assert "32 question types" in expect(r, 400, "INVALID_QUESTION_TYPE")["error"]["details"]["questions[0].type"]
 

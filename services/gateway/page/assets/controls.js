@@ -142,22 +142,26 @@ export function selectControl(q) {
 
 // The integer scales: nps (0-10), opinion_scale, csat (1-5) and ces (1-7), as radio buttons
 // with their end labels.
+// The lowest and highest value of an integer scale (common/questions/scale_answers.cc).
+export function scaleRange(q) {
+  const c = config(q);
+  if (q.type === "nps" || (q.type === "rating" && c.scale_type === "nps")) return [0, 10];
+  if (q.type === "rating") return [1, Number(c.max_value || 5)];
+  if (q.type === "opinion_scale") {
+    const low = c.start_at_one === false ? 0 : 1;
+    return [low, low + Number(c.steps || 5) - 1];
+  }
+  if (q.type === "ces") return [1, 7];
+  return [1, 5]; // csat
+}
+
 export function scaleControl(q) {
   const c = config(q);
-  let low = 1;
-  let high = 5;
+  const [low, high] = scaleRange(q);
   let labels = {};
-  if (q.type === "nps") {
-    [low, high] = [0, 10];
-    labels = { left: c.lower_label || "Not likely", right: c.upper_label || "Very likely" };
-  } else if (q.type === "opinion_scale") {
-    low = c.start_at_one === false ? 0 : 1;
-    high = low + Number(c.steps || 5) - 1;
-    labels = c.labels || {};
-  } else if (q.type === "ces") {
-    [low, high] = [1, 7];
-    labels = { left: "Very difficult", right: "Very easy" };
-  }
+  if (q.type === "nps") labels = { left: c.lower_label || "Not likely", right: c.upper_label || "Very likely" };
+  else if (q.type === "opinion_scale") labels = c.labels || {};
+  else if (q.type === "ces") labels = { left: "Very difficult", right: "Very easy" };
   const named = q.type === "csat" ? c.labels || ["Very unsatisfied", "Unsatisfied", "Neutral", "Satisfied", "Very satisfied"] : null;
   const options = [];
   for (let v = low; v <= high; v++) {

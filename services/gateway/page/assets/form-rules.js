@@ -60,15 +60,29 @@ export function isClockTime(text) {
   return TIME.test(text);
 }
 
-// Microseconds since the epoch of an ISO 8601 instant with an offset; null otherwise.
+// Days from 1970-01-01 to a civil date (common/questions/calendar.cc): Date.UTC would take
+// years 0-99 for 1900-1999.
+function daysFromCivil(year, month, day) {
+  const y = year - (month <= 2 ? 1 : 0);
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// Microseconds since the epoch of an ISO 8601 instant with an offset, in years 1 to 9999;
+// null otherwise.
 export function instantMicros(text) {
   const m = INSTANT.exec(text);
   if (!m || !isCalendarDate(text.slice(0, 10))) return null;
-  const seconds = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0)) / 1000;
+  const local = daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3])) * 86400 + Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6] ?? 0);
   let offset = 0;
   if (m[8] !== "Z") offset = (m[8][0] === "+" ? 1 : -1) * (Number(m[8].slice(1, 3)) * 3600 + Number(m[8].slice(4, 6)) * 60);
+  const utc = local - offset;
+  if (utc < daysFromCivil(1, 1, 1) * 86400 || utc >= daysFromCivil(10000, 1, 1) * 86400) return null;
   const fraction = Number(((m[7] ?? "") + "000000").slice(0, 6));
-  return (seconds - offset) * 1e6 + fraction;
+  return utc * 1e6 + fraction;
 }
 
 function compare(answer, expected) {
@@ -88,14 +102,14 @@ function compare(answer, expected) {
 // common/questions/conditions.cc decides.
 export function leafHolds(leaf, answer) {
   const op = leaf.operator;
-  const given = answer !== null && answer !== undefined;
-  const answered = given && isAnswered(answer);
-  if (op === "is_answered") return answered;
+  // A blank string, [] or {} is no answer: only is_not_answered holds on it.
+  const answered = isAnswered(answer);
   if (op === "is_not_answered") return !answered;
+  if (op === "is_answered" || !answered) return answered;
   const expected = leaf.value;
-  if (!given || typeof op !== "string" || expected === undefined) return false;
+  if (typeof op !== "string" || expected === undefined) return false;
   if (op === "equals") return holdsItem(answer, expected);
-  if (op === "not_equals") return answered && !holdsItem(answer, expected);
+  if (op === "not_equals") return !holdsItem(answer, expected);
   if (["less_than", "greater_than", "less_than_or_equal", "greater_than_or_equal"].includes(op)) {
     const order = compare(answer, expected);
     if (order === null) return false;
@@ -108,12 +122,12 @@ export function leafHolds(leaf, answer) {
     if (typeof expected !== "string") return false;
     const test = op === "not_contains" ? "contains" : op;
     const found = anyItem(answer, (v) => textTest(v, test, expected));
-    return op === "not_contains" ? answered && !found : found;
+    return op === "not_contains" ? !found : found;
   }
   if (!Array.isArray(expected)) return false;
   if (op === "includes_any") return expected.some((item) => holdsItem(answer, item));
   if (op === "includes_all") return expected.every((item) => holdsItem(answer, item));
-  if (op === "excludes_all") return answered && !expected.some((item) => holdsItem(answer, item));
+  if (op === "excludes_all") return !expected.some((item) => holdsItem(answer, item));
   return false;
 }
 
@@ -129,7 +143,7 @@ export function conditionHolds(condition, answerOf) {
 // The part of an answer a dotted field names: an object's member, a range's low or high.
 export function answerPart(answer, part) {
   if (part === "") return answer;
-  if (answer && typeof answer === "object" && !Array.isArray(answer)) return part in answer ? answer[part] : null;
+  if (answer && typeof answer === "object" && !Array.isArray(answer)) return Object.hasOwn(answer, part) ? answer[part] : null;
   if (Array.isArray(answer) && answer.length === 2) {
     if (part === "low") return answer[0];
     if (part === "high") return answer[1];
@@ -233,16 +247,17 @@ function typeOf(question) {
 export function evaluateForm(questions, answers) {
   const index = new Map(questions.map((q, i) => [q.field_key, i]));
   const shown = new Array(questions.length).fill(false);
-  const values = {};
+  // No prototype: a field_key such as "constructor" is a key like any other.
+  const values = Object.create(null);
   const formulas = new Map();
   questions.forEach((q, i) => {
     if (typeOf(q) === "calculated") formulas.set(i, parseFormula(String(q.configuration?.formula ?? "")));
-    const given = answers[q.field_key];
+    const given = Object.hasOwn(answers, q.field_key) ? answers[q.field_key] : null;
     const blank = given && typeof given === "object" && !Array.isArray(given) && Object.keys(given).length === 0;
-    if (given !== undefined && given !== null && !blank) values[q.field_key] = given;
-    else if (typeOf(q) === "hidden_field" && typeof q.configuration?.default_value === "string") {
-      values[q.field_key] = q.configuration.default_value;
-    }
+    if (given !== null && !blank) values[q.field_key] = given;
+    // A hidden_field the page did not fill, or filled with nothing.
+    const fallback = q.configuration?.default_value;
+    if (!isAnswered(values[q.field_key]) && typeof fallback === "string") values[q.field_key] = fallback;
   });
   let decided = 0;
   const active = new Set();
@@ -269,8 +284,8 @@ export function evaluateForm(questions, answers) {
     shown[i] = conditionHolds(questions[i].condition || {}, visibleValue);
     decided = i + 1;
   }
-  const calculated = {};
-  const prompts = {};
+  const calculated = Object.create(null);
+  const prompts = Object.create(null);
   questions.forEach((q, i) => {
     if (shown[i] && typeOf(q) === "calculated") calculated[q.field_key] = calculate(i);
     prompts[q.field_key] = withRecall(q.prompt ?? "", visibleValue);

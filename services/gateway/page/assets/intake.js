@@ -3,8 +3,8 @@
 // server's rules), fills hidden fields and prefills answers from the page's query string,
 // saves each answer as it is given (page.js) and submits. No framework; every control is a
 // native, labelled form element (controls.js, structured-controls.js, signature.js, voice.js).
-import { choiceGroup, datetimeControl, fileControl, mediaElement, ratingControl, scaleControl, selectControl, sliderControl, textInput } from "./controls.js";
-import { evaluateForm, isAnswered } from "./form-rules.js";
+import { choiceGroup, datetimeControl, fileControl, mediaElement, ratingControl, scaleControl, scaleRange, selectControl, sliderControl, textInput } from "./controls.js";
+import { evaluateForm, instantMicros, isAnswered, isCalendarDate, isClockTime } from "./form-rules.js";
 import { announce, app, base, call, config, el, flushSaves, form, has, onRefresh, onResponse, persist, questions, setPrefilled, settings, showError, state } from "./page.js";
 import { signatureControl } from "./signature.js";
 import { consentControl, dateRangeControl, matrixControl, partsControl, rankingControl } from "./structured-controls.js";
@@ -205,48 +205,77 @@ function render() {
 
 // Values from the page's address (/i/{slug}?plan=pro&user_id=42): a hidden_field takes the
 // parameter named after its field_key; a visible question is prefilled with it when the value
-// is one the question takes (the server judges it again when it is saved).
+// is one the question takes. The server judges each again when it is saved, and a value it
+// refuses is dropped (page.js).
 function prefill() {
   const query = new URLSearchParams(location.search);
   for (const q of questions) {
-    if (!query.has(q.field_key) || has(state.answers, q.field_key)) continue;
-    const value = prefilled(q, query.get(q.field_key));
+    const text = query.get(q.field_key);
+    if (text === null || text.trim() === "" || has(state.answers, q.field_key)) continue;
+    const value = prefilled(q, text);
     if (value !== null) setPrefilled(q.field_key, value);
   }
 }
 
+function onStep(n, from, step) {
+  const steps = (n - from) / step;
+  return Math.abs(steps - Math.round(steps)) < 1e-9;
+}
+
+function withinNumber(n, min, max, step) {
+  return Number.isFinite(n) && (min === undefined || n >= min) && (max === undefined || n <= max) && (!step || onStep(n, min ?? 0, step));
+}
+
+function isHttpUrl(text) {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" && text.length <= 2048;
+  } catch {
+    return false;
+  }
+}
+
+// `text` as a value the question takes (its type's rules, as far as the page can tell), or null.
 function prefilled(q, text) {
   const c = config(q);
+  const n = Number(text);
   switch (q.type) {
     case "hidden_field":
       return text.length <= 1000 ? text : null;
     case "text":
+      return text.length <= 10000 ? text : null;
     case "long_text":
-    case "phone_number":
+      return text.length <= Number(c.max_characters || 5000) ? text : null;
     case "email":
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) ? text : null;
     case "url":
-      return text.trim() ? text : null;
+      return isHttpUrl(text) ? text : null;
+    case "phone_number":
+      return /^\+?[\d\s().-]{4,40}$/.test(text) ? text : null;
     case "date":
-      return /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : null;
+      return isCalendarDate(text) ? text : null;
     case "time":
-      return /^([01]\d|2[0-3]):[0-5]\d$/.test(text) ? text : null;
+      return isClockTime(text) && (!c.min || text >= c.min) && (!c.max || text <= c.max) ? text : null;
+    case "datetime":
+      return instantMicros(text) !== null ? text : null;
     case "multiple_choice":
     case "dropdown":
       return (c.options || []).includes(text) ? text : null;
     case "yes_no":
       return text === "true" || text === "yes" ? true : text === "false" || text === "no" ? false : null;
+    case "consent":
+      return text === "true" || text === "yes" ? true : null;
     case "number":
+      return withinNumber(n, c.min, c.max, c.step) ? n : null;
+    case "slider":
+      return !c.range && withinNumber(n, c.min ?? 0, c.max ?? 100, c.step ?? 1) ? n : null;
     case "rating":
     case "nps":
     case "opinion_scale":
     case "csat":
-    case "ces":
-    case "slider": {
-      const n = Number(text);
-      if (text.trim() === "" || !Number.isFinite(n)) return null;
-      if (c.min !== undefined && n < c.min) return null;
-      if (c.max !== undefined && n > c.max) return null;
-      return n;
+    case "ces": {
+      const [low, high] = scaleRange(q);
+      return Number.isInteger(n) && n >= low && n <= high ? n : null;
     }
     default:
       return null;

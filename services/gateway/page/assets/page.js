@@ -24,6 +24,7 @@ export const state = {
   timers: new Map(),
   sections: new Map(),
   prefilled: new Set(), // keys answered from the page's address, saved when the response starts
+  fromAddress: new Set(), // keys still holding the value from the address (not changed since)
 };
 
 export function has(object, key) {
@@ -177,6 +178,7 @@ export function showSaved(key, text) {
 }
 
 export function setAnswer(key, value, { delay = 0 } = {}) {
+  state.fromAddress.delete(key);
   if (!isAnswered(value) && typeof value !== "string") value = null; // [], {}: nothing chosen
   if (value === "") value = null;
   if (value === null) delete state.answers[key];
@@ -207,10 +209,34 @@ async function saveNow(key, value) {
     showError(key, "");
     showSaved(key, value === null ? "" : "Saved");
     showFollowUp(key, answer.follow_up);
+    // The stored form (a phone in E.164, a country upper case, a datetime in UTC) is what the
+    // server's conditions and recall read: the page reads it too, unless the respondent has
+    // changed the answer since.
+    if (state.answers[key] === value && value !== null && answer.value !== undefined && answer.value !== null) {
+      state.answers[key] = answer.value;
+      persist();
+      refresh();
+    }
   } catch (error) {
     showSaved(key, "");
     showError(key, error.details?.[key] ? `This answer ${error.details[key]}.` : error.message);
+    if (state.fromAddress.has(key) && error.code === "INVALID_ANSWER" && state.answers[key] === value) {
+      forgetPrefilled(key);
+    }
   }
+}
+
+// A value from the page's address the server refused: the question is left unanswered, its
+// control cleared.
+function forgetPrefilled(key) {
+  state.fromAddress.delete(key);
+  delete state.answers[key];
+  persist();
+  for (const input of state.sections.get(key)?.querySelectorAll("input, select, textarea") ?? []) {
+    if (input.type === "radio" || input.type === "checkbox") input.checked = false;
+    else input.value = "";
+  }
+  refresh();
 }
 
 export async function flushSaves() {
@@ -253,6 +279,7 @@ export function showFollowUp(key, prompt) {
 export function setPrefilled(key, value) {
   state.answers[key] = value;
   state.prefilled.add(key);
+  state.fromAddress.add(key);
 }
 
 export function config(q) {

@@ -29,14 +29,14 @@ export function matrixControl(q) {
   const key = q.field_key;
   const rows = c.rows || [];
   const columns = c.columns || [];
-  const given = state.answers[key] && typeof state.answers[key] === "object" ? state.answers[key] : {};
+  const given = state.answers[key] && typeof state.answers[key] === "object" ? state.answers[key] : Object.create(null);
   const table = el("table", { class: "matrix" });
   const head = el("tr", {}, el("td", {}));
   for (const column of columns) head.append(el("th", { scope: "col", id: `col-${key}-${column.id}`, text: column.label }));
   table.append(el("thead", {}, head));
   const body = el("tbody");
   const read = () => {
-    const value = {};
+    const value = Object.create(null); // row ids such as __proto__ are keys like any other
     for (const row of rows) {
       const chosen = columns.filter((column) => table.querySelector(`#cell-${key}-${row.id}-${column.id}`).checked).map((column) => column.id);
       if (!chosen.length) continue;
@@ -47,7 +47,7 @@ export function matrixControl(q) {
   for (const row of rows) {
     const tr = el("tr", {}, el("th", { scope: "row", id: `row-${key}-${row.id}`, text: row.label }));
     for (const column of columns) {
-      const picked = given[row.id];
+      const picked = Object.hasOwn(given, row.id) ? given[row.id] : null;
       const input = el("input", {
         type: c.multiple ? "checkbox" : "radio",
         id: `cell-${key}-${row.id}-${column.id}`,
@@ -124,7 +124,11 @@ export function partsControl(q) {
     inputs.push([name, input]);
     box.append(el("div", { class: "part" }, el("label", { for: id, text: required ? `${label} *` : label }), input));
   }
-  const read = () => Object.fromEntries(inputs.filter(([, input]) => input.value.trim() !== "").map(([name, input]) => [name, input.value.trim()]));
+  const read = () => {
+    const value = Object.create(null);
+    for (const [name, input] of inputs) if (input.value.trim() !== "") value[name] = input.value.trim();
+    return value;
+  };
   for (const [, input] of inputs) input.addEventListener("change", () => setAnswer(key, read()));
   return box;
 }

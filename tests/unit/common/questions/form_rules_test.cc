@@ -206,3 +206,18 @@ TEST_CASE("form rules: a hidden question's value is dropped, not judged", "[ques
           form.complete(answers(R"({"score": 3, "contact": "not an email"})"));
         }).second == std::set<std::string>{"contact"});
 }
+
+TEST_CASE("form rules: a contact_info of blank parts is no answer", "[questions]") {
+  q::Question contact;
+  contact.uuid = "u1";
+  contact.field_key = "contact";
+  contact.response_type = "contact_info";
+  contact.required = true;
+  q::FormRules form({contact});
+  auto missing = failure([&] { form.complete(answers(R"({"contact": {"email": "  "}})")); });
+  CHECK(missing.first == ErrorCode::kRequiredAnswerMissing);
+  CHECK(missing.second == std::set<std::string>{"contact"});
+  contact.required = false;
+  q::FormRules optional({contact});
+  CHECK(optional.complete(answers(R"({"contact": {"email": ""}})")).empty());
+}

@@ -382,3 +382,30 @@ TEST_CASE("new types: signatures are PNG files within max_size_kb", "[questions]
   CHECK_FALSE(valid(sig, R"({"file_name": "s.png", "content_type": "image/png", "size_bytes": 1025,
                              "url": "https://x.example/f"})"));
 }
+
+TEST_CASE("new types: numbers read as JavaScript writes them (recall, messages)", "[questions]") {
+  CHECK(q::numberText(7) == "7");
+  CHECK(q::numberText(100000) == "100000");
+  CHECK(q::numberText(2000000) == "2000000");
+  CHECK(q::numberText(-3) == "-3");
+  CHECK(q::numberText(2.5) == "2.5");
+  CHECK(q::numberText(0.1) == "0.1");
+  CHECK(q::numberText(0.0001) == "0.0001");
+  CHECK(q::numberText(1e21) == "1e+21");
+  CHECK(q::numberText(1.5e-8) == "1.5e-8");
+  CHECK(q::numberText(123456789012345678.0) == "123456789012345680");
+}
+
+TEST_CASE("new types: edge cases of phones, sliders and parts", "[questions]") {
+  // E.164 cannot hold an extension: the number is refused, not stored without it.
+  CHECK_FALSE(valid(question("phone_number", R"({"default_country": "US"})"),
+                    R"("(415) 555-0123 ext. 12")"));
+  // A line longer than any double is refused when the link is saved.
+  CHECK(configError("slider", R"({"min": -1e308, "max": 1e308})") ==
+        "questions[0].configuration.min");
+  // Blank parts are dropped; all of them blank is no answer at all.
+  const auto contact = question("contact_info");
+  CHECK(judged(contact, R"({"first_name": "Ada", "email": "", "phone": null})") ==
+        R"({"first_name":"Ada"})");
+  CHECK(judged(contact, R"({"first_name": " ", "email": ""})") == "{}");
+}
