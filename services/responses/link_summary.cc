@@ -4,11 +4,14 @@
 #include <boost/json/parse.hpp>
 #include <charconv>
 #include <cmath>
+#include <optional>
+#include <set>
 
 #include "common/core/errors.h"
 #include "common/core/json_writer.h"
 #include "common/questions/answer_rules.h"
 #include "common/questions/object_answers.h"
+#include "services/responses/summary_facts.h"
 
 namespace feedback::responses {
 namespace {
@@ -62,6 +65,15 @@ bool forEachString(std::string_view json, Each each) {
     skipSpace();
   }
   return false;
+}
+
+// The number a facts payload holds (JSON's number syntax); nullopt for anything else.
+std::optional<double> numberIn(std::string_view text) {
+  double n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(n))
+    return std::nullopt;
+  return n;
 }
 
 template <class Map>
@@ -271,27 +283,46 @@ std::vector<Question> summarised(std::vector<Question> questions) {
 
 LinkSummary::LinkSummary(std::vector<Question> questions)
     : questions_(std::move(questions)), stats_(questions_.size()) {
-  for (std::size_t i = 0; i < questions_.size(); ++i) index_.emplace(questions_[i].uuid, i);
+  std::set<std::string, std::less<>> shared;  // refs two questions have: whole uuids only
+  for (std::size_t i = 0; i < questions_.size(); ++i) {
+    kinds_.push_back(questions::summaryKindOf(questions_[i].response_type));
+    index_.emplace(questions_[i].uuid, i);
+    refs_.emplace_back(questionRef(questions_[i].uuid));
+    if (refs_[i] != questions_[i].uuid && !index_.emplace(refs_[i], i).second) {
+      shared.insert(refs_[i]);
+    }
+  }
+  for (const auto& ref : shared) index_.erase(ref);
+  for (std::size_t i = 0; i < refs_.size(); ++i) {
+    if (shared.count(refs_[i])) refs_[i] = questions_[i].uuid;
+  }
 }
 
 void LinkSummary::add(std::string_view facts) {
   ++responses_;
+  // Facts follow the order of the answers, and so mostly the questions' order: the question
+  // after the last one found is tried first, with a 12-byte compare rather than a hash.
+  std::size_t next = 0;
   while (!facts.empty()) {
     std::string_view line = cut(facts, '\n');
-    auto it = index_.find(cut(line, '\t'));
-    if (it == index_.end()) continue;  // a question the link no longer has (or no line)
+    const std::string_view ref = cut(line, '\t');
+    std::size_t index = next;
+    if (index >= refs_.size() || refs_[index] != ref) {
+      auto it = index_.find(ref);
+      if (it == index_.end()) continue;  // a question the link no longer has (or no line)
+      index = it->second;
+    }
+    next = index + 1;
     const auto kind = cut(line, '\t');
-    const auto payload = line;
-    Stats& s = stats_[it->second];
+    Stats& s = stats_[index];
     ++s.answered;
-    addFact(s, questions_[it->second], kind, payload);
+    addFact(s, kinds_[index], kind, line);
   }
 }
 
-void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
+void LinkSummary::addFact(Stats& s, questions::SummaryKind summary, std::string_view kind,
                           std::string_view payload) {
   using questions::SummaryKind;
-  const SummaryKind summary = questions::summaryKindOf(q.response_type);
   // A line written while the question had another type is not summed up as this one.
   if (kind.size() != 1 || kind.front() != static_cast<char>(summary)) return;
   if (summary == SummaryKind::kRating) {
@@ -300,9 +331,7 @@ void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
       ++s.ratings[value];
     }
   } else if (summary == SummaryKind::kNumber) {
-    boost::system::error_code ec;
-    auto v = boost::json::parse(payload, ec);
-    if (!ec && v.is_number()) s.numbers.push_back(v.to_number<double>());
+    if (auto n = numberIn(payload)) s.numbers.push_back(*n);
   } else if (summary == SummaryKind::kChoice) {
     forEachString(payload, [&s](std::string_view choice) { countIn(s.choices, choice); });
   } else if (summary == SummaryKind::kYesNo) {
@@ -332,34 +361,33 @@ void LinkSummary::addFact(Stats& s, const Question& q, std::string_view kind,
 
 void LinkSummary::addValueFact(Stats& s, questions::SummaryKind kind, std::string_view payload) {
   using questions::SummaryKind;
-  boost::system::error_code ec;
-  const auto value = boost::json::parse(payload, ec);
-  if (ec) return;
   if (kind == SummaryKind::kValues) {
-    if (value.is_string()) countIn(s.choices, value.get_string());
-  } else if (kind == SummaryKind::kSlider) {
-    if (value.is_number()) {
-      s.numbers.push_back(value.to_number<double>());
-    } else if (value.is_array() && value.get_array().size() == 2 &&
-               value.get_array()[0].is_number() && value.get_array()[1].is_number()) {
-      s.numbers.push_back(value.get_array()[0].to_number<double>());
-      s.highs.push_back(value.get_array()[1].to_number<double>());
-    }
-  } else if (value.is_object()) {  // kMatrix
+    forEachString(payload, [&s](std::string_view value) { countIn(s.choices, value); });
+  } else if (kind == SummaryKind::kMatrix) {
+    // Row, column, row, column...: each pair a chosen cell, counted as "row\tcolumn".
     std::string cell;
-    for (const auto& entry : value.get_object()) {
-      const std::string_view row = entry.key();
-      const boost::json::value& chosen = entry.value();
-      auto count = [&](const boost::json::value& column) {
-        if (!column.is_string()) return;
-        cell.assign(row).append(1, '\t').append(column.get_string());
-        countIn(s.choices, cell);
-      };
-      if (chosen.is_array()) {
-        for (const auto& column : chosen.get_array()) count(column);
+    bool row = true;
+    forEachString(payload, [&](std::string_view text) {
+      if (row) {
+        cell.assign(text).append(1, '\t');
       } else {
-        count(chosen);
+        cell.resize(cell.find('\t') + 1);
+        cell.append(text);
+        countIn(s.choices, cell);
       }
+      row = !row;
+    });
+  } else if (payload.empty() || payload.front() != '[') {  // kSlider: a number
+    if (auto n = numberIn(payload)) s.numbers.push_back(*n);
+  } else {  // kSlider: [low,high]
+    const auto comma = payload.find(',');
+    const auto low = numberIn(payload.substr(1, comma - 1));
+    const auto high = comma == std::string_view::npos
+                          ? std::nullopt
+                          : numberIn(payload.substr(comma + 1, payload.size() - comma - 2));
+    if (low && high) {
+      s.numbers.push_back(*low);
+      s.highs.push_back(*high);
     }
   }
 }

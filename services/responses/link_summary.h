@@ -67,13 +67,16 @@ class LinkSummary {
     int64_t positive = 0, neutral = 0, negative = 0, actionable = 0;
     TextMap<int64_t> topics;
   };
-  void addFact(Stats& stats, const questions::Question& question, std::string_view kind,
+  void addFact(Stats& stats, questions::SummaryKind summary, std::string_view kind,
                std::string_view payload);
-  // The facts whose payload is the answer's JSON (slider, matrix, hidden_field).
+  // The facts of sliders, matrices and hidden fields.
   static void addValueFact(Stats& stats, questions::SummaryKind kind, std::string_view payload);
 
   std::vector<questions::Question> questions_;
+  // By question uuid and by ref (summary_facts.h): facts name questions either way.
   TextMap<std::size_t> index_;
+  std::vector<questions::SummaryKind> kinds_;  // by question
+  std::vector<std::string> refs_;              // by question: its ref, or uuid when shared
   std::vector<Stats> stats_;
   int64_t responses_ = 0;
 };

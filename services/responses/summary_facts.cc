@@ -32,13 +32,37 @@ void appendText(std::string& out, const rv1::Answer& a) {
   out += topics && topics->is_array() ? boost::json::serialize(*topics) : "[]";
 }
 
+// A matrix answer {"row": "column" or ["column", ...]} as a flat list of strings, row then
+// column for every chosen cell: ["speed","good","price","ok"].
+void appendCells(std::string& out, const std::string& value_json) {
+  boost::system::error_code ec;
+  const auto value = boost::json::parse(value_json, ec);
+  boost::json::array cells;
+  if (!ec && value.is_object()) {
+    for (const auto& [row, chosen] : value.get_object()) {
+      for (const auto& column :
+           chosen.is_array() ? chosen.get_array() : boost::json::array{chosen}) {
+        if (!column.is_string()) continue;
+        cells.emplace_back(row);
+        cells.push_back(column);
+      }
+    }
+  }
+  out += boost::json::serialize(cells);
+}
+
 }  // namespace
+
+std::string_view questionRef(std::string_view question_uuid) {
+  return question_uuid.size() == 36 ? question_uuid.substr(36 - kQuestionRefLength) : question_uuid;
+}
 
 std::string summaryFacts(const std::vector<rv1::Answer>& answers) {
   std::string out;
+  out.reserve(answers.size() * 24);
   for (const auto& a : answers) {
     if (a.value_json().empty() && !a.has_transcription()) continue;
-    out += a.question_uuid();
+    out += questionRef(a.question_uuid());
     out += '\t';
     using questions::SummaryKind;
     const SummaryKind kind = questions::summaryKindOf(a.response_type());
@@ -54,12 +78,16 @@ std::string summaryFacts(const std::vector<rv1::Answer>& answers) {
     } else if (kind == SummaryKind::kText) {
       out += "t\t";
       appendText(out, a);
-    } else if (kind == SummaryKind::kSlider || kind == SummaryKind::kRanking ||
-               kind == SummaryKind::kMatrix || kind == SummaryKind::kValues) {
+    } else if (kind == SummaryKind::kSlider || kind == SummaryKind::kRanking) {
       // The answer's JSON, as stored: compact, so free of tabs and line breaks.
       out += static_cast<char>(kind);
       out += '\t';
       out += a.value_json();
+    } else if (kind == SummaryKind::kValues) {
+      out += "v\t[" + a.value_json() + "]";
+    } else if (kind == SummaryKind::kMatrix) {
+      out += "m\t";
+      appendCells(out, a.value_json());
     } else if (kind == SummaryKind::kConsent) {
       out += "x\t";
     } else {

@@ -2,6 +2,7 @@
 // averages, distributions, medians, choice counts and text statistics, through the responses
 // rules on the in-memory store.
 #include "services/responses/link_summary.h"
+#include "services/responses/summary_facts.h"
 
 #include "tests/unit/services/responses/responses_fixture.h"
 
@@ -294,4 +295,32 @@ TEST_CASE("summary: the statistics of the types beyond the 13", "[responses]") {
   CHECK(stats(s, "plan").at("counts").at("pro").as_int64() == 1);
   CHECK(stats(s, "trip").empty());
   CHECK(answered(s, "trip") == 1);
+}
+
+TEST_CASE("summary: facts name questions by the last 12 digits of their uuid, or by the whole",
+          "[responses]") {
+  namespace q = feedback::questions;
+  auto question = [](const char* uuid, const char* type) {
+    q::Question out;
+    out.uuid = uuid;
+    out.field_key = std::string("k") + uuid[0];
+    out.response_type = type;
+    return out;
+  };
+  feedback::responses::LinkSummary summary(
+      {question("11111111-1111-4111-8111-aaaaaaaaaaaa", "number"),
+       question("22222222-2222-4222-8222-bbbbbbbbbbbb", "number"),
+       // Two questions sharing a ref: only their whole uuids name them.
+       question("33333333-3333-4333-8333-cccccccccccc", "number"),
+       question("44444444-4444-4444-8444-cccccccccccc", "number")});
+  CHECK(feedback::responses::questionRef("11111111-1111-4111-8111-aaaaaaaaaaaa") == "aaaaaaaaaaaa");
+  summary.add("aaaaaaaaaaaa\tn\t4\n22222222-2222-4222-8222-bbbbbbbbbbbb\tn\t6\n");
+  summary.add("11111111-1111-4111-8111-aaaaaaaaaaaa\tn\t8\nbbbbbbbbbbbb\tn\t2\n");
+  summary.add("cccccccccccc\tn\t1\n33333333-3333-4333-8333-cccccccccccc\tn\t3\n");
+  const auto s = boost::json::parse(summary.json(kLink, 3)).as_object();
+  auto mean = [&s](const char* key) { return stats(s, key).at("mean").to_number<double>(); };
+  CHECK(mean("k1") == Approx(6.0));
+  CHECK(mean("k2") == Approx(4.0));
+  CHECK(mean("k3") == Approx(3.0));
+  CHECK(answered(s, "k4") == 0);
 }
