@@ -142,7 +142,8 @@ object keySchema(const QuestionType& type, const ConfigKey& key) {
       object parts;
       for (const auto& part : type.parts) {
         parts[part.name] =
-            closedObject({{"show", {{"type", "boolean"}}}, {"required", {{"type", "boolean"}}}});
+            closedObject({{"show", {{"type", "boolean"}, {"default", true}}},
+                          {"required", {{"type", "boolean"}, {"default", part.required}}}});
       }
       out = closedObject(std::move(parts));
       break;

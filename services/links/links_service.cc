@@ -144,13 +144,12 @@ std::string fieldKeyFromPrompt(const std::string& prompt) {
   return key.empty() ? "question" : key;
 }
 
-void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>& drafts,
-                    const std::map<std::string, v1::Question>* existing, v1::Link& link) {
-  if (static_cast<std::size_t>(drafts.size()) > kMaxQuestions) {
-    invalid("questions", "must hold at most 100 questions");
-  }
-  // Keys given explicitly are reserved first, so that a generated key never takes one that
-  // a later question asks for.
+namespace {
+
+// Keys given explicitly, reserved first, so that a generated key never takes one that a later
+// question asks for.
+std::set<std::string> givenFieldKeys(
+    const google::protobuf::RepeatedPtrField<v1::QuestionDraft>& drafts) {
   std::set<std::string> keys;
   for (int i = 0; i < drafts.size(); ++i) {
     const auto& d = drafts[i];
@@ -163,71 +162,117 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
       invalid(path, "repeats the field_key '" + d.field_key() + "' of an earlier question");
     }
   }
+  return keys;
+}
 
+// The checks of one question that need no other: prompt, type, order, and its JSON parts
+// parsed.
+Draft parseDraft(const v1::QuestionDraft& d, int i) {
+  Draft p{&d, "questions[" + std::to_string(i) + "]", {}, {}, {}};
+  const std::string prompt = d.has_prompt() ? d.prompt() : std::string();
+  if (trim(prompt).empty()) invalid(p.path + ".prompt", "is required");
+  requireStorableText(prompt, p.path + ".prompt");
+  if (prompt.size() > kMaxPromptLength)
+    invalid(p.path + ".prompt", "must be at most 2000 characters");
+  const std::string type = d.has_type() ? d.type() : std::string(questions::kDefaultQuestionType);
+  if (!findQuestionType(type)) {
+    throw ApiError(
+        ErrorCode::kInvalidQuestionType, "Unknown question type '" + type + "'.",
+        {{p.path + ".type", "must be one of the " + std::to_string(questions::kQuestionTypeCount) +
+                                " question types"}});
+  }
+  if (d.has_order() && (d.order() < 0 || d.order() > kMaxOrder)) {
+    invalid(p.path + ".order", "must be from 0 to 1000000");
+  }
+  if (d.has_configuration_json()) {
+    p.configuration = parseObject(d.configuration_json(), p.path + ".configuration",
+                                  ErrorCode::kInvalidConfiguration);
+  }
+  if (d.has_condition_json()) {
+    p.condition =
+        parseObject(d.condition_json(), p.path + ".condition", ErrorCode::kInvalidCondition);
+  }
+  if (d.has_evaluator_config_json()) {
+    p.evaluator_config = parseObject(d.evaluator_config_json(), p.path + ".evaluator_config",
+                                     ErrorCode::kValidationError);
+  }
+  return p;
+}
+
+// The question `p` describes, added to `link`: its uuid (kept, from `existing`, or new), its
+// field_key (given, or made from the prompt and reserved in `keys`) and defaults.
+void addQuestion(const Draft& p, const std::map<std::string, v1::Question>* existing,
+                 std::set<std::string>& kept_uuids, std::set<std::string>& keys, v1::Link& link) {
+  const auto& d = *p.draft;
+  auto* q = link.add_questions();
+  if (d.has_uuid()) {
+    auto found = existing ? existing->find(d.uuid()) : decltype(existing->end()){};
+    if (!existing || found == existing->end()) {
+      invalid(p.path + ".uuid", "is not a question of this link");
+    }
+    if (!kept_uuids.insert(d.uuid()).second) invalid(p.path + ".uuid", "appears twice");
+    q->set_uuid(d.uuid());
+    q->set_date_created_micros(found->second.date_created_micros());
+  } else {
+    q->set_uuid(newUuid());
+  }
+  std::string key = d.has_field_key() ? d.field_key() : std::string();
+  if (key.empty()) {
+    const std::string base = fieldKeyFromPrompt(d.prompt());
+    key = base;
+    for (int n = 2; keys.count(key); ++n) key = base + "_" + std::to_string(n);
+    keys.insert(key);
+  }
+  q->set_prompt(d.prompt());
+  q->set_field_key(key);
+  q->set_response_type(d.has_type() ? d.type() : std::string(questions::kDefaultQuestionType));
+  q->set_configuration_json(compact(p.configuration));
+  q->set_order(d.has_order() ? d.order() : 0);
+  q->set_required(d.has_required() && d.required());
+  q->set_condition_json(compact(p.condition));
+  q->set_enable_dynamic_probing(d.has_enable_dynamic_probing() && d.enable_dynamic_probing());
+  q->set_fallback_to_text(!d.has_fallback_to_text() || d.fallback_to_text());
+  q->set_evaluator_config_json(compact(p.evaluator_config));
+}
+
+// The checks that look back along display order: configurations (formulas name other
+// questions), conditions and placeholders (earlier questions only).
+void validateQuestion(const v1::Question& q, Draft& p, const std::set<std::string>& keys,
+                      const questions::QuestionsByKey& earlier) {
+  const auto& type = *findQuestionType(q.response_type());
+  questions::validateConfiguration(type, p.configuration, p.path + ".configuration", keys,
+                                   q.field_key());
+  questions::validateCondition(p.condition, p.path + ".condition", earlier);
+  questions::validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
+  // A question the page never shows and the respondent answers: a hidden_field.
+  if (q.required() && type.display == questions::Display::kNever &&
+      type.source == questions::AnswerSource::kRespondent) {
+    const std::string problem = "must be false: a " + std::string(type.name) +
+                                " question is never shown, so never required";
+    throw ApiError(ErrorCode::kInvalidConfiguration, "'" + p.path + ".required' " + problem + ".",
+                   {{p.path + ".required", problem}});
+  }
+  questions::validateRecall(q.prompt(), p.path + ".prompt", earlier);
+  if (const auto* content = p.configuration.if_contains("content");
+      content && content->is_string()) {
+    questions::validateRecall(content->as_string(), p.path + ".configuration.content", earlier);
+  }
+}
+
+}  // namespace
+
+void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>& drafts,
+                    const std::map<std::string, v1::Question>* existing, v1::Link& link) {
+  if (static_cast<std::size_t>(drafts.size()) > kMaxQuestions) {
+    invalid("questions", "must hold at most 100 questions");
+  }
+  std::set<std::string> keys = givenFieldKeys(drafts);
   std::vector<Draft> parsed;
   std::set<std::string> kept_uuids;
   link.clear_questions();
   for (int i = 0; i < drafts.size(); ++i) {
-    const auto& d = drafts[i];
-    Draft p{&d, "questions[" + std::to_string(i) + "]", {}, {}, {}};
-    std::string prompt = d.has_prompt() ? d.prompt() : std::string();
-    if (trim(prompt).empty()) invalid(p.path + ".prompt", "is required");
-    requireStorableText(prompt, p.path + ".prompt");
-    if (prompt.size() > kMaxPromptLength)
-      invalid(p.path + ".prompt", "must be at most 2000 characters");
-    std::string type = d.has_type() ? d.type() : std::string(questions::kDefaultQuestionType);
-    if (!findQuestionType(type)) {
-      throw ApiError(ErrorCode::kInvalidQuestionType, "Unknown question type '" + type + "'.",
-                     {{p.path + ".type", "must be one of the " +
-                                             std::to_string(questions::kQuestionTypeCount) +
-                                             " question types"}});
-    }
-    if (d.has_order() && (d.order() < 0 || d.order() > kMaxOrder)) {
-      invalid(p.path + ".order", "must be from 0 to 1000000");
-    }
-    if (d.has_configuration_json()) {
-      p.configuration = parseObject(d.configuration_json(), p.path + ".configuration",
-                                    ErrorCode::kInvalidConfiguration);
-    }
-    if (d.has_condition_json()) {
-      p.condition =
-          parseObject(d.condition_json(), p.path + ".condition", ErrorCode::kInvalidCondition);
-    }
-    if (d.has_evaluator_config_json()) {
-      p.evaluator_config = parseObject(d.evaluator_config_json(), p.path + ".evaluator_config",
-                                       ErrorCode::kValidationError);
-    }
-
-    auto* q = link.add_questions();
-    if (d.has_uuid()) {
-      auto found = existing ? existing->find(d.uuid()) : decltype(existing->end()){};
-      if (!existing || found == existing->end()) {
-        invalid(p.path + ".uuid", "is not a question of this link");
-      }
-      if (!kept_uuids.insert(d.uuid()).second) invalid(p.path + ".uuid", "appears twice");
-      q->set_uuid(d.uuid());
-      q->set_date_created_micros(found->second.date_created_micros());
-    } else {
-      q->set_uuid(newUuid());
-    }
-    std::string key = d.has_field_key() ? d.field_key() : std::string();
-    if (key.empty()) {
-      std::string base = fieldKeyFromPrompt(prompt);
-      key = base;
-      for (int n = 2; keys.count(key); ++n) key = base + "_" + std::to_string(n);
-      keys.insert(key);
-    }
-    q->set_prompt(prompt);
-    q->set_field_key(key);
-    q->set_response_type(type);
-    q->set_configuration_json(compact(p.configuration));
-    q->set_order(d.has_order() ? d.order() : 0);
-    q->set_required(d.has_required() && d.required());
-    q->set_condition_json(compact(p.condition));
-    q->set_enable_dynamic_probing(d.has_enable_dynamic_probing() && d.enable_dynamic_probing());
-    q->set_fallback_to_text(!d.has_fallback_to_text() || d.fallback_to_text());
-    q->set_evaluator_config_json(compact(p.evaluator_config));
-    parsed.push_back(std::move(p));
+    parsed.push_back(parseDraft(drafts[i], i));
+    addQuestion(parsed.back(), existing, kept_uuids, keys, link);
   }
 
   // Display order: (order, position in the request). Conditions look back along it.
@@ -242,24 +287,7 @@ void buildQuestions(const google::protobuf::RepeatedPtrField<v1::QuestionDraft>&
   for (int index : display) {
     const auto& q = link.questions(index);
     auto& p = parsed[static_cast<std::size_t>(index)];
-    const auto& type = *findQuestionType(q.response_type());
-    questions::validateConfiguration(type, p.configuration, p.path + ".configuration", keys,
-                                     q.field_key());
-    questions::validateCondition(p.condition, p.path + ".condition", earlier);
-    questions::validateEvaluatorConfig(p.evaluator_config, p.path + ".evaluator_config");
-    // A question the page never shows and the respondent answers: a hidden_field.
-    if (q.required() && type.display == questions::Display::kNever &&
-        type.source == questions::AnswerSource::kRespondent) {
-      const std::string problem = "must be false: a " + std::string(type.name) +
-                                  " question is never shown, so never required";
-      throw ApiError(ErrorCode::kInvalidConfiguration, "'" + p.path + ".required' " + problem + ".",
-                     {{p.path + ".required", problem}});
-    }
-    questions::validateRecall(q.prompt(), p.path + ".prompt", earlier);
-    if (const auto* content = p.configuration.if_contains("content");
-        content && content->is_string()) {
-      questions::validateRecall(content->as_string(), p.path + ".configuration.content", earlier);
-    }
+    validateQuestion(q, p, keys, earlier);
     auto& question = checked[static_cast<std::size_t>(index)];
     question.field_key = q.field_key();
     question.response_type = q.response_type();

@@ -87,18 +87,22 @@ void countIn(Map& counts, std::string_view key) {
 }
 
 // The options (or card ids) a choice question offers now: the key its type's row names.
-std::vector<std::string> choicesOf(const Question& q) {
+// The strings listed under `key` of the question's configuration; of a list of objects (cards),
+// their ids.
+std::vector<std::string> listedIds(const Question& q, std::string_view key) {
   std::vector<std::string> out;
-  const auto* type = questions::findQuestionType(q.response_type);
-  if (!type || type->choices.empty()) return out;
-  const bool cards = type->choices == "cards";
-  const auto* list = questions::setting(q, type->choices);
+  const auto* list = questions::setting(q, key);
   if (!list || !list->is_array()) return out;
   for (const auto& item : list->get_array()) {
-    const auto* text = cards && item.is_object() ? item.get_object().if_contains("id") : &item;
+    const auto* text = item.is_object() ? item.get_object().if_contains("id") : &item;
     if (text && text->is_string()) out.emplace_back(text->get_string());
   }
   return out;
+}
+
+std::vector<std::string> choicesOf(const Question& q) {
+  const auto* type = questions::findQuestionType(q.response_type);
+  return type && !type->choices.empty() ? listedIds(q, type->choices) : std::vector<std::string>{};
 }
 
 void writeDistribution(JsonWriter& json, const std::map<int64_t, int64_t>& counts,
@@ -190,21 +194,11 @@ int64_t countOf(const Counts& counts, std::string_view key) {
   return it == counts.end() ? int64_t{0} : it->second;
 }
 
-std::vector<std::string> optionsOf(const Question& q) {
-  std::vector<std::string> out;
-  const auto* list = questions::setting(q, "options");
-  if (!list || !list->is_array()) return out;
-  for (const auto& item : list->get_array()) {
-    if (item.is_string()) out.emplace_back(item.get_string());
-  }
-  return out;
-}
-
 // A ranking's facts: where each option was placed (1 = best).
 template <class Ranks, class Counts>
 void writeRankingStats(JsonWriter& json, const Question& q, const Ranks& ranks,
                        const Counts& first_places) {
-  const auto options = optionsOf(q);
+  const auto options = listedIds(q, "options");
   json.key("average_rank").beginObject();
   for (const auto& option : options) {
     auto it = ranks.find(option);
@@ -392,6 +386,45 @@ void LinkSummary::addValueFact(Stats& s, questions::SummaryKind kind, std::strin
   }
 }
 
+void LinkSummary::writeStats(JsonWriter& json, const Question& q, questions::SummaryKind summary,
+                             const Stats& s) {
+  using questions::SummaryKind;
+  if (summary == SummaryKind::kRating) {
+    writeRatingStats(json, q, s.ratings);
+  } else if (summary == SummaryKind::kNumber) {
+    writeNumberStats(json, s.numbers);
+  } else if (summary == SummaryKind::kChoice) {
+    json.key("counts").beginObject();
+    for (const auto& choice : choicesOf(q)) json.field(choice, countOf(s.choices, choice));
+    json.endObject();
+  } else if (summary == SummaryKind::kYesNo) {
+    json.field("yes", s.yes).field("no", s.no);
+  } else if (summary == SummaryKind::kSlider) {
+    writeSliderStats(json, q, s.numbers, s.highs);
+  } else if (summary == SummaryKind::kRanking) {
+    writeRankingStats(json, q, s.ranks, s.choices);
+  } else if (summary == SummaryKind::kMatrix) {
+    writeMatrixStats(json, q, s.choices);
+  } else if (summary == SummaryKind::kConsent) {
+    json.field("accepted", s.answered);
+  } else if (summary == SummaryKind::kValues) {
+    json.key("counts").beginObject();
+    for (const auto& [value, n] : mostFrequent(s.choices, kSummaryTopValues)) {
+      json.field(value, n);
+    }
+    json.endObject();
+  } else if (summary == SummaryKind::kText) {
+    json.key("sentiment")
+        .beginObject()
+        .field("positive", s.positive)
+        .field("neutral", s.neutral)
+        .field("negative", s.negative)
+        .endObject();
+    writeTopTopics(json, s.topics);
+    json.field("actionable", s.actionable);
+  }
+}
+
 std::string LinkSummary::json(const std::string& link_uuid, int64_t started) const {
   std::string out;
   JsonWriter json(out);
@@ -413,42 +446,7 @@ std::string LinkSummary::json(const std::string& link_uuid, int64_t started) con
         .field("answered", s.answered)
         .key("stats")
         .beginObject();
-    using questions::SummaryKind;
-    const SummaryKind summary = questions::summaryKindOf(q.response_type);
-    if (summary == SummaryKind::kRating) {
-      writeRatingStats(json, q, s.ratings);
-    } else if (summary == SummaryKind::kNumber) {
-      writeNumberStats(json, s.numbers);
-    } else if (summary == SummaryKind::kChoice) {
-      json.key("counts").beginObject();
-      for (const auto& choice : choicesOf(q)) json.field(choice, countOf(s.choices, choice));
-      json.endObject();
-    } else if (summary == SummaryKind::kYesNo) {
-      json.field("yes", s.yes).field("no", s.no);
-    } else if (summary == SummaryKind::kSlider) {
-      writeSliderStats(json, q, s.numbers, s.highs);
-    } else if (summary == SummaryKind::kRanking) {
-      writeRankingStats(json, q, s.ranks, s.choices);
-    } else if (summary == SummaryKind::kMatrix) {
-      writeMatrixStats(json, q, s.choices);
-    } else if (summary == SummaryKind::kConsent) {
-      json.field("accepted", s.answered);
-    } else if (summary == SummaryKind::kValues) {
-      json.key("counts").beginObject();
-      for (const auto& [value, n] : mostFrequent(s.choices, kSummaryTopValues)) {
-        json.field(value, n);
-      }
-      json.endObject();
-    } else if (summary == SummaryKind::kText) {
-      json.key("sentiment")
-          .beginObject()
-          .field("positive", s.positive)
-          .field("neutral", s.neutral)
-          .field("negative", s.negative)
-          .endObject();
-      writeTopTopics(json, s.topics);
-      json.field("actionable", s.actionable);
-    }
+    writeStats(json, q, kinds_[i], s);
     json.endObject().endObject();
   }
   json.endArray().endObject();

@@ -29,6 +29,10 @@
 
 #include "common/questions/question_types.h"
 
+namespace feedback {
+class JsonWriter;
+}
+
 namespace feedback::responses {
 
 inline constexpr std::size_t kSummaryTopTopics = 10;
@@ -69,6 +73,9 @@ class LinkSummary {
   };
   void addFact(Stats& stats, questions::SummaryKind summary, std::string_view kind,
                std::string_view payload);
+  // A question's `stats` object's members, by its summary kind.
+  static void writeStats(JsonWriter& json, const questions::Question& question,
+                         questions::SummaryKind summary, const Stats& stats);
   // The facts of sliders, matrices and hidden fields.
   static void addValueFact(Stats& stats, questions::SummaryKind kind, std::string_view payload);
 

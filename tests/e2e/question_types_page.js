@@ -12,6 +12,8 @@ const fs = require("fs");
 const path = require("path");
 const { api, artifacts, gatewayPort, launchBrowser, runner, seriousViolations, workspace } = require("./page_support");
 
+const root = path.resolve(__dirname, "..", "..");
+
 const ROWS = [{ id: "speed", label: "Speed" }, { id: "price", label: "Price" }];
 const COLUMNS = [{ id: "bad", label: "Bad" }, { id: "ok", label: "OK" }, { id: "good", label: "Good" }];
 const CARDS = [
@@ -230,6 +232,17 @@ async function main() {
       assert.strictEqual(answers.gone, undefined);
       assert.deepStrictEqual(answers.nps.rating_details, { value: 9, max_value: 10, scale_type: "nps" });
       await context.close();
+    });
+
+    await tests.run("the page's contact and address parts are the question-type table's", async () => {
+      const { PARTS } = await import(path.join(root, "services/gateway/page/assets/parts.js"));
+      const { status, body } = await api("GET", "openapi.json", ws.api_key);
+      assert.strictEqual(status, 200);
+      for (const [type, schema] of [["contact_info", "ContactInfoConfiguration"], ["address", "AddressConfiguration"]]) {
+        const parts = body.components.schemas[schema].properties.fields.properties;
+        const fromTable = Object.entries(parts).map(([name, p]) => [name, p.properties.required.default]);
+        assert.deepStrictEqual(PARTS[type].map(([name, , , , required]) => [name, required]), fromTable, type);
+      }
     });
 
     await tests.run("all 32 types: axe-core finds no serious or critical violation; 360 px wide", async () => {

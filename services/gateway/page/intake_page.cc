@@ -13,6 +13,7 @@ extern const std::string_view kPageJs;
 extern const std::string_view kControlsJs;
 extern const std::string_view kStructuredControlsJs;
 extern const std::string_view kSignatureJs;
+extern const std::string_view kPartsJs;
 extern const std::string_view kVoiceJs;
 extern const std::string_view kRecorderWorkletJs;
 }  // namespace feedback::gateway::page
@@ -73,6 +74,7 @@ std::vector<PageAsset> makeAssets() {
           asset("/static/structured-controls.js", "text/javascript; charset=utf-8",
                 page::kStructuredControlsJs),
           asset("/static/signature.js", "text/javascript; charset=utf-8", page::kSignatureJs),
+          asset("/static/parts.js", "text/javascript; charset=utf-8", page::kPartsJs),
           asset("/static/voice.js", "text/javascript; charset=utf-8", page::kVoiceJs),
           asset("/static/form-rules.js", "text/javascript; charset=utf-8", page::kFormRulesJs),
           asset("/static/recorder-worklet.js", "text/javascript; charset=utf-8",

@@ -3,26 +3,7 @@
 // dragging), contact details and addresses (grouped fields with autocomplete), a date range
 // and a consent checkbox.
 import { config, el, setAnswer, state } from "./page.js";
-
-// The parts of contact_info and address: label, autocomplete token, input type, whether the
-// part is required unless the configuration says otherwise (common/questions/question_type_table.cc).
-const PARTS = {
-  contact_info: [
-    ["first_name", "First name", "given-name", "text", false],
-    ["last_name", "Last name", "family-name", "text", false],
-    ["email", "Email", "email", "email", false],
-    ["phone", "Phone", "tel", "tel", false],
-    ["company", "Company", "organization", "text", false],
-  ],
-  address: [
-    ["line1", "Address line 1", "address-line1", "text", true],
-    ["line2", "Address line 2", "address-line2", "text", false],
-    ["city", "City", "address-level2", "text", true],
-    ["region", "State or region", "address-level1", "text", false],
-    ["postal_code", "Postal code", "postal-code", "text", false],
-    ["country", "Country code (e.g. GB)", "country", "text", true],
-  ],
-};
+import { PARTS } from "./parts.js";
 
 export function matrixControl(q) {
   const c = config(q);
