@@ -1,12 +1,11 @@
 #include "common/questions/calendar.h"
 
-#include <cstdio>
+#include "common/core/time.h"
 
 namespace feedback::questions {
 namespace {
 
 constexpr int64_t kMicrosPerSecond = 1'000'000;
-constexpr int64_t kSecondsPerDay = 86'400;
 
 bool isLeapYear(int64_t year) {
   return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
@@ -28,34 +27,6 @@ std::optional<int> digits(std::string_view text, std::size_t from, std::size_t l
   return n;
 }
 
-// Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
-int64_t daysFromCivil(int64_t y, int m, int d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-struct Civil {
-  int64_t year;
-  int month;
-  int day;
-};
-
-Civil civilFromDays(int64_t z) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-  const int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  return {yoe + era * 400 + (month <= 2), month, day};
-}
-
 }  // namespace
 
 bool isCalendarDate(std::string_view text) {
@@ -72,75 +43,31 @@ bool isClockTime(std::string_view text) {
 }
 
 std::optional<int64_t> instantMicros(std::string_view text) {
-  if (text.size() < 17 || !isCalendarDate(text.substr(0, 10)) || text[10] != 'T') {
+  // parseTimestamp (common/core/time.h) also reads a day alone, a space for the 'T', no offset
+  // and an offset without its colon: an answer is held to the strict form first.
+  if (text.size() < 17 || text[10] != 'T' || text.find(',') != std::string_view::npos) {
     return std::nullopt;
   }
-  auto year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
-  auto hours = digits(text, 11, 2), minutes = digits(text, 14, 2);
-  if (text[13] != ':' || !hours || !minutes || *hours > 23 || *minutes > 59) return std::nullopt;
-  std::size_t i = 16;
-  int seconds = 0;
-  int64_t fraction = 0;
-  if (i < text.size() && text[i] == ':') {
-    auto s = digits(text, i + 1, 2);
-    if (!s || *s > 59) return std::nullopt;  // a leap second is not accepted
-    seconds = *s;
-    i += 3;
-    if (i < text.size() && text[i] == '.') {
-      const std::size_t start = ++i;
-      int64_t scale = 100'000;
-      while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-        if (i - start >= 9) return std::nullopt;
-        fraction += (text[i] - '0') * scale;
-        scale /= 10;
-        ++i;
-      }
-      if (i == start) return std::nullopt;
-    }
+  const bool zulu = text.back() == 'Z';
+  const std::size_t sign = text.size() - 6;
+  const bool offset = text.size() >= 22 && (text[sign] == '+' || text[sign] == '-') &&
+                      text[sign + 3] == ':';
+  if (!zulu && !offset) return std::nullopt;
+  const std::size_t fraction = text.find('.');
+  if (fraction != std::string_view::npos &&
+      (zulu ? text.size() - 1 : sign) - fraction - 1 > 9) {
+    return std::nullopt;  // more than nanoseconds
   }
-  int64_t offset_seconds = 0;
-  if (i < text.size() && text[i] == 'Z') {
-    ++i;
-  } else if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
-    auto oh = digits(text, i + 1, 2), om = digits(text, i + 4, 2);
-    if (i + 6 > text.size() || text[i + 3] != ':' || !oh || !om || *oh > 23 || *om > 59) {
-      return std::nullopt;
-    }
-    offset_seconds = (text[i] == '+' ? 1 : -1) * (*oh * 3600 + *om * 60);
-    i += 6;
-  } else {
-    return std::nullopt;  // an instant needs its offset
-  }
-  if (i != text.size()) return std::nullopt;
-  const int64_t local =
-      daysFromCivil(*year, *month, *day) * kSecondsPerDay + *hours * 3600 + *minutes * 60 + seconds;
-  const int64_t utc = local - offset_seconds;
-  const int64_t first = daysFromCivil(1, 1, 1) * kSecondsPerDay;
-  const int64_t last = daysFromCivil(10000, 1, 1) * kSecondsPerDay;
-  if (utc < first || utc >= last) return std::nullopt;
-  return utc * kMicrosPerSecond + fraction;
+  auto parsed = parseTimestamp(text);
+  if (!parsed || parsed->date_only) return std::nullopt;
+  static constexpr int64_t kFirst = -62135596800LL * kMicrosPerSecond;  // 0001-01-01T00:00:00Z
+  static constexpr int64_t kEnd = 253402300800LL * kMicrosPerSecond;    // 10000-01-01T00:00:00Z
+  if (parsed->micros < kFirst || parsed->micros >= kEnd) return std::nullopt;
+  return parsed->micros;
 }
 
 std::string utcText(int64_t micros) {
-  int64_t seconds = micros / kMicrosPerSecond;
-  int64_t fraction = micros % kMicrosPerSecond;
-  if (fraction < 0) {
-    fraction += kMicrosPerSecond;
-    --seconds;
-  }
-  int64_t days = seconds / kSecondsPerDay;
-  int64_t in_day = seconds % kSecondsPerDay;
-  if (in_day < 0) {
-    in_day += kSecondsPerDay;
-    --days;
-  }
-  const Civil c = civilFromDays(days);
-  char out[80];
-  std::snprintf(out, sizeof out, "%04lld-%02d-%02dT%02lld:%02lld:%02lld.%06lldZ",
-                static_cast<long long>(c.year), c.month, c.day,
-                static_cast<long long>(in_day / 3600), static_cast<long long>(in_day / 60 % 60),
-                static_cast<long long>(in_day % 60), static_cast<long long>(fraction));
-  return out;
+  return formatTimestamp(micros);
 }
 
 }  // namespace feedback::questions

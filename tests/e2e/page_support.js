@@ -13,15 +13,7 @@ const { chromium } = require(path.join(tools, "playwright-core"));
 const axeSource = fs.readFileSync(path.join(tools, "axe-core", "axe.min.js"), "utf8");
 const artifacts = path.join(root, ".run", "artifacts");
 
-function stackEnv() {
-  const dir = process.env.STACK_DIR || path.join(root, ".run");
-  const env = {};
-  for (const line of fs.readFileSync(path.join(dir, "stack.env"), "utf8").split("\n")) {
-    const i = line.indexOf("=");
-    if (i > 0) env[line.slice(0, i)] = line.slice(i + 1).replace(/^"(.*)"$/, "$1");
-  }
-  return env;
-}
+const { stackEnv } = require("./stack_env");
 
 const env = stackEnv();
 const gatewayPort = env.GATEWAY_ADDR.split(":")[1];

@@ -14,15 +14,7 @@ const { execSync } = require("child_process");
 const root = path.resolve(__dirname, "..", "..");
 const { Webhook } = require(path.join(root, ".tools", "node_modules", "standardwebhooks"));
 
-function stackEnv() {
-  const dir = process.env.STACK_DIR || path.join(root, ".run");
-  const env = {};
-  for (const line of fs.readFileSync(path.join(dir, "stack.env"), "utf8").split("\n")) {
-    const i = line.indexOf("=");
-    if (i > 0) env[line.slice(0, i)] = line.slice(i + 1).replace(/^"(.*)"$/, "$1");
-  }
-  return env;
-}
+const { stackEnv } = require("./stack_env");
 
 const env = stackEnv();
 const base = new URL(env.BASE_URL);
