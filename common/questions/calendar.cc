@@ -50,12 +50,11 @@ std::optional<int64_t> instantMicros(std::string_view text) {
   }
   const bool zulu = text.back() == 'Z';
   const std::size_t sign = text.size() - 6;
-  const bool offset = text.size() >= 22 && (text[sign] == '+' || text[sign] == '-') &&
-                      text[sign + 3] == ':';
+  const bool offset =
+      text.size() >= 22 && (text[sign] == '+' || text[sign] == '-') && text[sign + 3] == ':';
   if (!zulu && !offset) return std::nullopt;
   const std::size_t fraction = text.find('.');
-  if (fraction != std::string_view::npos &&
-      (zulu ? text.size() - 1 : sign) - fraction - 1 > 9) {
+  if (fraction != std::string_view::npos && (zulu ? text.size() - 1 : sign) - fraction - 1 > 9) {
     return std::nullopt;  // more than nanoseconds
   }
   auto parsed = parseTimestamp(text);
