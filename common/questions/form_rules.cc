@@ -24,8 +24,9 @@ AnswerSource sourceOf(const Question& question) {
 
 }  // namespace
 
-bool leftBlank(const boost::json::value& value) {
-  return value.is_null() || (value.is_object() && value.as_object().empty());
+bool leftBlank(const Question& question, const boost::json::value& value) {
+  return value.is_null() ||
+         (value.is_object() && value.as_object().empty() && answeredWithObject(question));
 }
 
 bool isAnswered(const boost::json::value& value) {
@@ -48,11 +49,11 @@ class FormRules::Evaluation {
       const Question& q = form_.questions_[i];
       if (sourceOf(q) != AnswerSource::kRespondent) continue;
       auto it = given.find(q.field_key);
-      if (it != given.end() && !leftBlank(it->second)) {
+      if (it != given.end() && !leftBlank(q, it->second)) {
         values_[i] = it->second;
         if (auto problem = answerProblem(q, values_[i])) problems_[q.field_key] = *problem;
         // An object whose parts were all blank is no answer (its rule drops blank parts).
-        if (leftBlank(values_[i])) values_[i] = nullptr;
+        if (leftBlank(q, values_[i])) values_[i] = nullptr;
       }
       if (!isAnswered(values_[i])) {
         // A hidden_field the page did not fill, or filled with nothing.
@@ -201,7 +202,7 @@ std::vector<KeptAnswer> FormRules::complete(const AnswerValues& given,
         break;
       case AnswerSource::kRespondent: {
         auto it = given.find(q.field_key);
-        const bool typed = it != given.end() && !leftBlank(it->second);
+        const bool typed = it != given.end() && !leftBlank(q, it->second);
         // A value typed now replaces an uploaded file or recording.
         if (!typed && recorded.count(q.field_key)) {
           kept.push_back({&q, nullptr, true, evaluation.questionText(q)});

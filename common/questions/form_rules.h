@@ -71,9 +71,10 @@ class FormRules {
   std::map<std::size_t, Formula> formulas_;  // by question index
 };
 
-// True for a value that stands for "not answered": null, or an empty object (an address or a
-// matrix left blank), which no rule of an object answer would take.
-bool leftBlank(const boost::json::value& value);
+// True for a value that stands for "not answered": null, or an empty object given to a
+// question answered with an object (an address or a matrix left blank). `{}` given to another
+// type is a wrong value, not a blank one.
+bool leftBlank(const Question& question, const boost::json::value& value);
 
 // True when `value` counts as an answer for a required question: not null, not a blank
 // string, not an empty list or object.

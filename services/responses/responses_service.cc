@@ -237,7 +237,8 @@ v1::SaveAnswerResponse ResponsesService::saveAnswer(ResponsesStore& store,
         // anyone's business.
         requireOpen(stored, request.token(), form);
         boost::json::value value = givenValue(request.answer());
-        if (questions::leftBlank(value)) value = nullptr;  // {} clears an answer, as null does
+        // {} clears an object answer, as null does.
+        if (questions::leftBlank(*question, value)) value = nullptr;
         if (!value.is_null()) {
           if (auto problem = questions::FormRules::answerProblem(*question, value)) {
             throw ApiError(ErrorCode::kInvalidAnswer,
