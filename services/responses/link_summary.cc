@@ -314,6 +314,34 @@ void LinkSummary::add(std::string_view facts) {
   }
 }
 
+void LinkSummary::merge(const LinkSummary& other) {
+  responses_ += other.responses_;
+  auto sum = [](auto& into, const auto& from) {
+    for (const auto& [key, n] : from) into[key] += n;
+  };
+  for (std::size_t i = 0; i < stats_.size(); ++i) {
+    Stats& s = stats_[i];
+    const Stats& o = other.stats_[i];
+    s.answered += o.answered;
+    sum(s.ratings, o.ratings);
+    s.numbers.insert(s.numbers.end(), o.numbers.begin(), o.numbers.end());
+    s.highs.insert(s.highs.end(), o.highs.begin(), o.highs.end());
+    sum(s.choices, o.choices);
+    sum(s.topics, o.topics);
+    for (const auto& [option, rank] : o.ranks) {
+      auto& into = s.ranks[option];
+      into.first += rank.first;
+      into.second += rank.second;
+    }
+    s.yes += o.yes;
+    s.no += o.no;
+    s.positive += o.positive;
+    s.neutral += o.neutral;
+    s.negative += o.negative;
+    s.actionable += o.actionable;
+  }
+}
+
 void LinkSummary::addFact(Stats& s, questions::SummaryKind summary, std::string_view kind,
                           std::string_view payload) {
   using questions::SummaryKind;

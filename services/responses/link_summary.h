@@ -45,6 +45,8 @@ class LinkSummary {
 
   // One completed response's facts.
   void add(std::string_view facts);
+  // Adds what `other`, a summary of the same questions, has read.
+  void merge(const LinkSummary& other);
   int64_t responses() const { return responses_; }
 
   // The summary's JSON; `started` counts every started response, completed ones included.

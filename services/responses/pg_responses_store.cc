@@ -119,7 +119,11 @@ constexpr const char* kCompletedCountsSql =
 // (cursor_tuple_fraction), not for the first ones. The bounds are given as literals (a
 // cursor's query takes no parameters), quoted.
 constexpr int kSummaryBatch = 50000;
-constexpr const char* kSummaryPlanning = "SET LOCAL cursor_tuple_fraction = 1.0";
+// A link's facts are read through its index, never by scanning every link's: when one link
+// holds a large share of the table the planner would otherwise scan it all (1.7 million rows
+// read for 100,000 of one link: 311 ms against 183 ms through the index).
+constexpr const char* kSummaryPlanning =
+    "SET LOCAL cursor_tuple_fraction = 1.0; SET LOCAL enable_seqscan = off";
 constexpr const char* kSummaryCursor =
     "DECLARE summary_facts NO SCROLL CURSOR FOR SELECT facts FROM responses.response_facts"
     " WHERE link_uuid = ";
@@ -377,7 +381,7 @@ void PgResponsesStore::forEachSummaryFacts(const std::string& workspace_uuid,
                                            const std::string& link_uuid,
                                            std::optional<int64_t> since,
                                            std::optional<int64_t> until,
-                                           const std::function<void(std::string_view)>& each) {
+                                           const std::function<void(const FactsBatch&)>& each) {
   pqxx::read_transaction tx(connection_);
   tx.exec(kSummaryPlanning);
   std::string declare = kSummaryCursor + tx.quote(link_uuid) +
@@ -389,9 +393,12 @@ void PgResponsesStore::forEachSummaryFacts(const std::string& workspace_uuid,
     declare +=
         " AND submitted_at <= " FROM_MICROS_BEFORE + std::to_string(*until) + FROM_MICROS_AFTER;
   tx.exec(declare);
+  FactsBatch batch;
   while (true) {
     auto rows = tx.exec(kSummaryFetch);
-    for (const auto& row : rows) each(std::string_view(row[0].c_str(), row[0].size()));
+    batch.clear();
+    for (const auto& row : rows) batch.emplace_back(row[0].c_str(), row[0].size());
+    each(batch);
     if (rows.size() < static_cast<std::size_t>(kSummaryBatch)) break;
   }
   tx.commit();

@@ -105,10 +105,12 @@ class ResponsesStore {
   virtual CountedPage listCounted(const ResponseFilter& filter, Ordering ordering, int64_t offset,
                                   int limit) = 0;
   // The summary facts (summary_facts.h) of the link's completed responses submitted within
-  // the inclusive bounds, each given to `each`, read in batches in one snapshot.
+  // the inclusive bounds, read in batches in one snapshot, each batch given to `each` (its
+  // views valid during the call).
+  using FactsBatch = std::vector<std::string_view>;
   virtual void forEachSummaryFacts(const std::string& workspace_uuid, const std::string& link_uuid,
                                    std::optional<int64_t> since, std::optional<int64_t> until,
-                                   const std::function<void(std::string_view)>& each) = 0;
+                                   const std::function<void(const FactsBatch&)>& each) = 0;
   // The link's responses, completed or not, whose time (the submission's, else the start's)
   // is within the inclusive bounds.
   virtual int64_t startedCount(const std::string& workspace_uuid, const std::string& link_uuid,

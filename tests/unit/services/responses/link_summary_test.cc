@@ -324,3 +324,37 @@ TEST_CASE("summary: facts name questions by the last 12 digits of their uuid, or
   CHECK(mean("k3") == Approx(3.0));
   CHECK(answered(s, "k4") == 0);
 }
+
+TEST_CASE("summary: two summaries of halves of the facts add up to one of them all",
+          "[responses]") {
+  SummaryFixture f;
+  auto& l = f.change();
+  *l.add_questions() = question("rank", "ranking", R"({"options": ["a", "b"]})");
+  *l.add_questions() = question("span", "slider", R"({"range": true})");
+  *l.add_questions() = question("src", "hidden_field");
+  const char* rows[][2] = {{"nps", "10"},
+                           {"nps", "3"},
+                           {"plan", R"("pro")"},
+                           {"seats", "7"},
+                           {"again", "true"},
+                           {"comment", R"("Great, thanks")"},
+                           {"rank", R"(["b", "a"])"},
+                           {"span", "[10, 20]"},
+                           {"src", R"("x")"}};
+  for (int i = 0; i < 12; ++i) {
+    const auto& row = rows[i % 9];
+    f.oneShot({{row[0], row[1]}, {"seats", std::to_string(i)}});
+  }
+  std::vector<std::string> facts;
+  f.store.forEachSummaryFacts(kWorkspace, kLink, {}, {},
+                              [&](const auto& batch) { facts.assign(batch.begin(), batch.end()); });
+  REQUIRE(facts.size() == 12);
+  auto questions = feedback::responses::summarised(responses::questionsOf(f.link.link()));
+  feedback::responses::LinkSummary all(questions), first(questions), second(questions);
+  for (std::size_t i = 0; i < facts.size(); ++i) {
+    all.add(facts[i]);
+    (i < 5 ? first : second).add(facts[i]);
+  }
+  first.merge(second);
+  CHECK(first.json(kLink, 12) == all.json(kLink, 12));
+}

@@ -49,7 +49,7 @@ class FakeStore final : public responses::ResponsesStore {
   }
   void forEachSummaryFacts(const std::string&, const std::string&, std::optional<int64_t>,
                            std::optional<int64_t>,
-                           const std::function<void(std::string_view)>&) override {}
+                           const std::function<void(const FactsBatch&)>&) override {}
   int64_t startedCount(const std::string&, const std::string&, std::optional<int64_t>,
                        std::optional<int64_t>) override {
     return 0;

@@ -60,14 +60,16 @@ class FakeStore final : public responses::ResponsesStore {
   }
   void forEachSummaryFacts(const std::string& ws, const std::string& link,
                            std::optional<int64_t> since, std::optional<int64_t> until,
-                           const std::function<void(std::string_view)>& each) override {
+                           const std::function<void(const FactsBatch&)>& each) override {
+    std::vector<std::string> facts;
     for (const auto& [uuid, r] : rows) {
       const auto& resp = r.response;
       const int64_t at = resp.submitted_at_micros();
       if (r.workspace_uuid != ws || resp.link_uuid() != link || at == 0) continue;
       if ((since && at < *since) || (until && at > *until)) continue;
-      each(responses::summaryFacts(responses::parseAnswers(resp.answers_json())));
+      facts.push_back(responses::summaryFacts(responses::parseAnswers(resp.answers_json())));
     }
+    each(FactsBatch(facts.begin(), facts.end()));
   }
   int64_t startedCount(const std::string& ws, const std::string& link, std::optional<int64_t> since,
                        std::optional<int64_t> until) override {
