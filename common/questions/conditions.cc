@@ -32,12 +32,19 @@ std::string operatorNames() {
 enum class Moment { kNumber, kDate, kTime, kInstant };
 
 Moment momentOf(const Question& question, bool whole) {
-  if (question.response_type == "date" || (!whole && question.response_type == "date_range")) {
-    return Moment::kDate;
+  const QuestionType* type = findQuestionType(question.response_type);
+  if (!type) return Moment::kNumber;
+  if (!whole && type->shape == AnswerShape::kDateRange) return Moment::kDate;  // start, end
+  switch (type->format) {
+    case ValueFormat::kDate:
+      return Moment::kDate;
+    case ValueFormat::kTime:
+      return Moment::kTime;
+    case ValueFormat::kInstant:
+      return Moment::kInstant;
+    default:
+      return Moment::kNumber;
   }
-  if (question.response_type == "time") return Moment::kTime;
-  if (question.response_type == "datetime") return Moment::kInstant;
-  return Moment::kNumber;
 }
 
 bool isMomentOf(Moment moment, const boost::json::value& v) {

@@ -21,6 +21,7 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
   using T = TextForm;
   using P = PartValue;
   using A = AnswerShape;
+  using F = ValueFormat;
   static const std::array<QuestionType, kQuestionTypeCount> table = {{
       // The first 13 types.
       {.name = "voice",
@@ -110,7 +111,8 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
        .evaluation = E::kNever,
        .media = M::kNone,
        .extra = X::kNone,
-       .text = T::kStrings},
+       .text = T::kStrings,
+       .format = F::kEmail},
       {.name = "date",
        .configuration = {},
        .display = D::kShown,
@@ -120,7 +122,8 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
        .evaluation = E::kNever,
        .media = M::kNone,
        .extra = X::kNone,
-       .text = T::kStrings},
+       .text = T::kStrings,
+       .format = F::kDate},
       {.name = "yes_no",
        .configuration = {},
        .display = D::kShown,
@@ -182,7 +185,8 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
        .evaluation = E::kNever,
        .media = M::kNone,
        .extra = X::kNone,
-       .text = T::kStrings},
+       .text = T::kStrings,
+       .format = F::kPhone},
       {.name = "url",
        .configuration = {},
        .display = D::kShown,
@@ -192,7 +196,8 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
        .evaluation = E::kNever,
        .media = M::kNone,
        .extra = X::kNone,
-       .text = T::kStrings},
+       .text = T::kStrings,
+       .format = F::kUrl},
       {.name = "dropdown",
        .configuration = {{"options", V::kOptions, true, 1, 1000},
                          {"searchable", V::kBoolean, false, 0, 0, "true"}},
@@ -349,7 +354,8 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
        .evaluation = E::kNever,
        .media = M::kNone,
        .extra = X::kNone,
-       .text = T::kStrings},
+       .text = T::kStrings,
+       .format = F::kTime},
       {.name = "datetime",
        .configuration = {},
        .display = D::kShown,
@@ -359,7 +365,8 @@ const std::array<QuestionType, kQuestionTypeCount>& questionTypes() {
        .evaluation = E::kNever,
        .media = M::kNone,
        .extra = X::kNone,
-       .text = T::kStrings},
+       .text = T::kStrings,
+       .format = F::kInstant},
       {.name = "date_range",
        .configuration = {{"min_date", V::kDate}, {"max_date", V::kDate}},
        .display = D::kShown,

@@ -18,24 +18,31 @@ const QuestionType* findQuestionType(std::string_view name) {
   return it == index.end() ? nullptr : it->second;
 }
 
-SummaryKind summaryKindOf(std::string_view name) {
+namespace {
+
+// A fact of the type named `name`; `fallback` for a name outside the table.
+template <class Fact>
+Fact factOf(std::string_view name, Fact QuestionType::*fact, Fact fallback) {
   const QuestionType* type = findQuestionType(name);
-  return type ? type->summary : SummaryKind::kNone;
+  return type ? type->*fact : fallback;
+}
+
+}  // namespace
+
+SummaryKind summaryKindOf(std::string_view name) {
+  return factOf(name, &QuestionType::summary, SummaryKind::kNone);
 }
 
 AnswerMedia mediaOf(std::string_view name) {
-  const QuestionType* type = findQuestionType(name);
-  return type ? type->media : AnswerMedia::kNone;
+  return factOf(name, &QuestionType::media, AnswerMedia::kNone);
 }
 
 AnswerExtra extraOf(std::string_view name) {
-  const QuestionType* type = findQuestionType(name);
-  return type ? type->extra : AnswerExtra::kNone;
+  return factOf(name, &QuestionType::extra, AnswerExtra::kNone);
 }
 
 TextForm textFormOf(std::string_view name) {
-  const QuestionType* type = findQuestionType(name);
-  return type ? type->text : TextForm::kNone;
+  return factOf(name, &QuestionType::text, TextForm::kNone);
 }
 
 void forEachText(std::string_view response_type, const boost::json::value& value,

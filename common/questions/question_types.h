@@ -101,6 +101,10 @@ enum class AnswerShape {
   kFile,       // {file_name, content_type, size_bytes, url}
 };
 
+// How a text answer is written, where it follows a format: what conditions compare it as
+// and what the OpenAPI document says of it.
+enum class ValueFormat { kPlain, kEmail, kUrl, kPhone, kDate, kTime, kInstant };
+
 // Whether the page shows the question.
 enum class Display { kUnset, kShown, kNever };
 
@@ -180,6 +184,7 @@ struct QuestionType {
   // With SummaryKind::kRating, or AnswerExtra::kRatingDetails: the question's scale.
   ScaleOf scale = nullptr;
   TextForm text = TextForm::kUnset;
+  ValueFormat format = ValueFormat::kPlain;
 };
 
 inline constexpr std::string_view kDefaultQuestionType = "voice";

@@ -25,10 +25,6 @@ void scan(std::string_view text, Each each) {
 
 }  // namespace
 
-void forEachPlaceholder(std::string_view text, const std::function<void(std::string_view)>& each) {
-  scan(text, [&each](std::string_view field, std::size_t, std::size_t) { each(field); });
-}
-
 void validateRecall(std::string_view text, const std::string& path, const QuestionsByKey& allowed) {
   scan(text, [&](std::string_view field, std::size_t, std::size_t) {
     const Question* question = fieldQuestion(field, allowed);

@@ -12,10 +12,6 @@
 
 namespace feedback::questions {
 
-// Calls `each` with the field ("key" or "key.part", spaces trimmed) of every placeholder in
-// `text`, in order.
-void forEachPlaceholder(std::string_view text, const std::function<void(std::string_view)>& each);
-
 // VALIDATION_ERROR with details {path: problem} when a placeholder of `text` names no question
 // of `allowed`, an unknown part, or a whole object answer (those read only through a part).
 void validateRecall(std::string_view text, const std::string& path, const QuestionsByKey& allowed);

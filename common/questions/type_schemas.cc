@@ -163,25 +163,39 @@ object configurationSchema(const QuestionType& type) {
   return closedObject(std::move(properties), std::move(required));
 }
 
-// The string formats answers of these types are written in (their answer rules' checks).
-std::string_view textFormat(std::string_view type) {
-  if (type == "email") return "email";
-  if (type == "date") return "date";
-  if (type == "datetime") return "date-time";
-  if (type == "url") return "uri";
-  return {};
+// The JSON Schema of a text answer of this format.
+object textSchema(ValueFormat format) {
+  object out{{"type", "string"}};
+  switch (format) {
+    case ValueFormat::kEmail:
+      out["format"] = "email";
+      break;
+    case ValueFormat::kUrl:
+      out["format"] = "uri";
+      break;
+    case ValueFormat::kDate:
+      out["format"] = "date";
+      break;
+    case ValueFormat::kInstant:
+      out["format"] = "date-time";
+      break;
+    case ValueFormat::kTime:
+      out["pattern"] = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
+      break;
+    case ValueFormat::kPhone:
+      out["description"] = "E.164, as stored: +14155550123";
+      break;
+    case ValueFormat::kPlain:
+      break;
+  }
+  return out;
 }
 
 object valueSchema(const QuestionType& type) {
   const object strings{{"type", "array"}, {"items", {{"type", "string"}}}};
   switch (type.shape) {
-    case AnswerShape::kText: {
-      object out{{"type", "string"}};
-      if (auto format = textFormat(type.name); !format.empty()) out["format"] = format;
-      if (type.name == "time") out["pattern"] = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
-      if (type.name == "phone_number") out["description"] = "E.164, as stored: +14155550123";
-      return out;
-    }
+    case AnswerShape::kText:
+      return textSchema(type.format);
     case AnswerShape::kNumber:
       return type.scale ? object{{"type", "integer"}} : object{{"type", "number"}};
     case AnswerShape::kBoolean:
