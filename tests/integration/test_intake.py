@@ -5,10 +5,11 @@ link_counts) and Redis hold after every accepted or refused call."""
 import concurrent.futures
 import hashlib
 import json
+import os
 import urllib.parse
 import uuid
 
-from harness import Workspace, dispatch_paused, expect, intake, redis, sql, sql_json, test
+from harness import ROOT, Workspace, dispatch_paused, expect, intake, redis, sql, sql_json, test
 
 CARDS = [{"id": "c1", "label": "Cat", "media_url": "https://example.com/cat.png", "media_type": "image"},
          {"id": "c2", "label": "Dog", "media_url": "https://example.com/dog.mp4", "media_type": "video"}]
@@ -219,6 +220,37 @@ def intake_keeps_the_wire_rules():
     # An API key is neither needed nor in the way.
     assert expect(ws.intake("POST", "/i/wire/submit/", json={"answers": {"c": "k"}},
                             headers={"Authorization": "Bearer sk_live_not_a_key"}), 201)["status"] == "completed"
+
+
+def toast_rows(table):
+    """Rows of `table`'s TOAST relation: where values too long for their row go."""
+    toast = sql(f"SELECT reltoastrelid::regclass FROM pg_class WHERE oid = '{table}'::regclass")[0][0]
+    return int(sql(f"SELECT count(*) FROM {toast}")[0][0])
+
+
+@test
+@dispatch_paused
+def answers_and_events_stay_in_their_rows():
+    """Up to a page, a response's answers and its event's payload are kept in their row as
+    written: not compressed (a 5-answer response), nor moved to TOAST (32 answers, 9.5 kB)."""
+    ws = Workspace()
+    with open(os.path.join(ROOT, "tests", "bench", "link_32_types.json")) as f:
+        ws.link(**dict(json.load(f), slug="all-types"))
+    with open(os.path.join(ROOT, "tests", "bench", "answers_32_types.json")) as f:
+        all_types = json.load(f)
+    ws.link(slug="short", questions=[{"prompt": f"Q{i}", "type": "text", "field_key": f"q{i}"} for i in range(5)])
+    toasted = {t: toast_rows(t) for t in ("responses.responses", "responses.outbox_events")}
+    long_one = expect(ws.intake("POST", "/i/all-types/submit/", json=all_types), 201)
+    short = ws.complete("short", {f"q{i}": "An answer of a few words, " * 16 for i in range(5)})
+    assert {t: toast_rows(t) for t in toasted} == toasted
+    for rec in (long_one, short):
+        stored = sql(f"SELECT octet_length(answers), pg_column_compression(answers) FROM responses.responses "
+                     f"WHERE uuid = '{rec['uuid']}'")[0]
+        assert int(stored[0]) > 2032, stored  # beyond PostgreSQL's default limit of a row's values
+        assert stored[1] == ("lz4" if int(stored[0]) > 8160 else ""), stored
+        event = sql(f"SELECT octet_length(payload), pg_column_compression(payload) FROM responses.outbox_events "
+                    f"WHERE response_uuid = '{rec['uuid']}'")[0]
+        assert event[1] == ("lz4" if int(event[0]) > 8160 else ""), event
 
 
 # --- start --------------------------------------------------------------------------------------
