@@ -6,7 +6,8 @@
 namespace feedback::webhooks {
 
 using webhooks::kOutboxChannel;  // events written to responses.outbox_events
-// Sends queued by the API (redeliveries, test events).
+// Sends queued: by the API (redeliveries, test events) and by a fan-out. Every dispatcher then
+// claims at its next round.
 inline constexpr const char* kPendingChannel = "webhooks_pending";
 
 }  // namespace feedback::webhooks

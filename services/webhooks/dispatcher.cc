@@ -23,12 +23,15 @@ constexpr auto kBusyNap = Millis(50);
 // Beyond its sends' time, what a claim's lease allows for its attempt to be recorded.
 constexpr auto kRecordMargin = Millis(5000);
 
-// LISTEN on a channel; notifications only wake the loop, their payloads are not needed.
+// LISTEN on a channel; a notification sets `heard`, its payload is not needed.
 class Wakeup final : public pqxx::notification_receiver {
  public:
-  Wakeup(pqxx::connection_base& connection, std::string_view channel)
-      : pqxx::notification_receiver(connection, std::string(channel)) {}
-  void operator()(const std::string&, int) override {}
+  Wakeup(pqxx::connection_base& connection, std::string_view channel, bool& heard)
+      : pqxx::notification_receiver(connection, std::string(channel)), heard_(heard) {}
+  void operator()(const std::string&, int) override { heard_ = true; }
+
+ private:
+  bool& heard_;
 };
 
 }  // namespace
@@ -84,43 +87,47 @@ void Dispatcher::wake() {
 bool Dispatcher::wait(int pg_socket, Millis timeout) {
   pollfd fds[2] = {{pg_socket, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
   int ready = poll(fds, 2, static_cast<int>(timeout.count()));
-  if (ready > 0 && (fds[1].revents & POLLIN)) {
-    uint64_t count;
-    if (read(wake_fd_, &count, sizeof count) < 0) {
-      // Nothing to read: another wait consumed it; the loop runs a round either way.
-    }
-  }
   return ready != 0;
+}
+
+bool Dispatcher::takeWakes() {
+  uint64_t count = 0;
+  // Non-blocking: nothing to read means no wake since the last look.
+  return read(wake_fd_, &count, sizeof count) == static_cast<ssize_t>(sizeof count) && count > 0;
 }
 
 void Dispatcher::claimLoop() {
   // Notifications come on a connection of their own that never opens a transaction: one
   // that arrives on a connection while a transaction runs there can be read off the socket
   // and never reported (seen as 1 s stalls, the fallback poll, before this split).
-  std::unique_ptr<pqxx::connection> listener;
-  std::vector<std::unique_ptr<Wakeup>> listening;
-  std::unique_ptr<pqxx::connection> connection;
   // A finished send wakes the loop to claim, not to look at the outbox: fan-out runs when a
   // notification came, after a reconnection, and on the fallback poll.
   bool fan_out = true;
+  std::unique_ptr<pqxx::connection> listener;
+  std::vector<std::unique_ptr<Wakeup>> listening;
+  std::unique_ptr<pqxx::connection> connection;
   while (running_) {
     try {
       if (!connection) {
         listener = std::make_unique<pqxx::connection>(settings_.database_url);
-        listening.push_back(std::make_unique<Wakeup>(*listener, kOutboxChannel));
-        listening.push_back(std::make_unique<Wakeup>(*listener, kPendingChannel));
+        listening.push_back(std::make_unique<Wakeup>(*listener, kOutboxChannel, fan_out));
+        listening.push_back(std::make_unique<Wakeup>(*listener, kPendingChannel, claim_wanted_));
         connection = std::make_unique<pqxx::connection>(settings_.database_url);
         PgDispatchStore::prepareDispatcher(*connection);
         fan_out = true;
+        claim_wanted_ = true;
       }
-      if (listener->get_notifs() > 0) fan_out = true;
+      listener->get_notifs();
+      if (takeWakes()) claim_wanted_ = true;
       PgDispatchStore store(*connection);
       Round done = round(store, fan_out);
       if (!healthy_) log::info("webhook_dispatcher_connected");
       healthy_ = true;
-      fan_out = listener->get_notifs() > 0 || done.more;
-      if (!fan_out && done.sleep.count() > 0 && running_) {
-        fan_out = !wait(listener->sock(), done.sleep);
+      fan_out = done.more;
+      listener->get_notifs();
+      if (!fan_out && !claim_wanted_ && done.sleep.count() > 0 && running_) {
+        // The fallback poll: a round as if events had come.
+        if (!wait(listener->sock(), done.sleep)) fan_out = claim_wanted_ = true;
       }
     } catch (const std::exception& e) {
       listening.clear();
@@ -148,6 +155,7 @@ bool Dispatcher::fanOut(PgDispatchStore& store) {
   const int batch = settings_.fan_out_batch;
   while (running_) {
     auto moved = timed("fan_out", [&] { return store.fanOut(batch); });
+    if (moved.sends > 0) claim_wanted_ = true;
     const bool whole = moved.rows == batch;
     fan_out_meter_.add(moved, whole, outbox_lag_.load());
     if (!whole) return true;
@@ -186,6 +194,18 @@ Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
     done.sleep = settings_.poll_interval;
     return done;
   }
+  // Most outbox events want no webhook: a round claims only when sends may be due (see
+  // claim_wanted_), not at every notification, which at load came hundreds of times a second
+  // with two statements each that found nothing.
+  const auto now = std::chrono::steady_clock::now();
+  if (!claim_wanted_ && now < claim_quiet_until_) {
+    done.sleep = std::chrono::ceil<Millis>(claim_quiet_until_ - now);
+    return done;
+  }
+  // Until this claim finds nothing due, every round claims; a wake or a notification while
+  // it runs sets claim_wanted_ again.
+  claim_wanted_ = false;
+  claim_quiet_until_ = now;
   // Each webhook may have as many claimed sends waiting as under way: when one ends the next
   // starts at once, without a round (at load, a round's statements take longer than a send).
   // A waiting send starts within one timeout and ends within the next; the lease also covers
@@ -210,6 +230,7 @@ Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   auto next = store.nextDue(per_webhook, busy);
   done.sleep =
       next ? std::clamp(*next, Millis(1), settings_.poll_interval) : settings_.poll_interval;
+  claim_quiet_until_ = now + done.sleep;
   return done;
 }
 

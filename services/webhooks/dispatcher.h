@@ -70,6 +70,8 @@ class Dispatcher {
   auto timed(const char* statement, F&& run);
   // False when the time ran out with nothing to wake the loop.
   bool wait(int pg_socket, Millis timeout);
+  // True when wake() was called since the last call.
+  bool takeWakes();
   void wake();
   // On the I/O thread: sends now, or once one of its webhook's sends under way ends.
   void admit(Send send);
@@ -102,6 +104,14 @@ class Dispatcher {
   std::chrono::steady_clock::time_point lag_read_at_{};
   // The last fan-out failed: logged once when it starts, once when it ends (claim thread).
   bool fan_out_failing_ = false;
+  // Claim thread: whether sends may have come due since the last claim, which found none
+  // due before claim_quiet_until_. Set by a fan-out that queued sends (here or, through a
+  // notification on kPendingChannel, at another dispatcher), by sends the API queued (the
+  // same notification), by a wake (a send ended: room, or a retry scheduled) and on
+  // (re)connecting. Sends of another dispatcher's retries or expired leases are claimed by
+  // the time claim_quiet_until_ passes, at most the poll interval later.
+  bool claim_wanted_ = true;
+  std::chrono::steady_clock::time_point claim_quiet_until_{};
   std::thread claim_thread_;
   std::thread io_thread_;
 };

@@ -6,6 +6,7 @@
 
 #include "common/pg/pg_array.h"
 #include "common/webhooks/webhook_rules.h"
+#include "services/webhooks/dispatch_channel.h"
 
 namespace feedback::webhooks {
 namespace {
@@ -254,6 +255,8 @@ PgDispatchStore::FannedOut PgDispatchStore::fanOut(int limit) {
   auto row =
       tx.exec_prepared1(kFanOut, limit, std::string(kResponseStarted),
                         std::string(kSubmittedPayloadPrefix), std::string(kStartedPayloadPrefix));
+  // Delivered at the commit, to this dispatcher too: whoever has room claims the sends.
+  if (row[2].as<int>() > 0) tx.exec(std::string("NOTIFY ") + kPendingChannel);
   tx.commit();
   return {row[0].as<int>(), row[1].as<int>(), row[2].as<int>()};
 }

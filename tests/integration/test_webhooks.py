@@ -194,6 +194,29 @@ def a_webhook_at_its_limit_with_a_backlog_leaves_the_dispatcher_idle():
 
 
 @test
+def events_no_webhook_wants_are_fanned_out_without_claiming():
+    """Each notification of the outbox makes a round that fans its events out; a round claims
+    only when sends may be due (docs/architecture.md "Webhooks"): for events of a workspace
+    with no webhook, rounds at load asked PostgreSQL twice more for nothing."""
+    ws = Workspace()
+    ws.link(slug="unwatched", questions=QUESTIONS)
+
+    def statements(name):
+        return _metric(ENV["WEBHOOKS_ADMIN_URL"],
+                       f'webhook_statement_duration_seconds_count{{statement="{name}"}}')
+
+    fan_outs, claims = statements("fan_out"), statements("claim")
+    for i in range(40):
+        ws.complete("unwatched", {"why": f"n{i}"})
+        time.sleep(0.01)  # a notification, and a round, for each
+    wait_until(lambda: int(sql(f"SELECT count(*) FROM responses.outbox_events "
+                               f"WHERE workspace_uuid = '{ws.uuid}'")[0][0]) == 0, 5, "the outbox emptied")
+    fan_outs, claims = statements("fan_out") - fan_outs, statements("claim") - claims
+    print(f"  {fan_outs:.0f} fan-outs, {claims:.0f} claims for 40 events no webhook wants")
+    assert fan_outs >= 20 and claims * 2 < fan_outs, (fan_outs, claims)
+
+
+@test
 def redeliver_sends_the_same_event_again_and_test_sends_a_marked_sample():
     ws = Workspace()
     with _receiver() as rx:
