@@ -29,7 +29,7 @@ endfunction()
 # feedback_service(<name> SOURCES <files...> [LIBS <libraries...>] [MAIN <file>]
 #                  [MIGRATIONS <dir>])
 # One process: its code as <name>_lib (everything but main), the <name> binary (MAIN,
-# default main.cc), its migrations compiled in (namespace feedback::<name>, see
+# default main.cc, linked with jemalloc), its migrations compiled in (namespace feedback::<name>, see
 # EmbedMigrations.cmake) and its unit tests, tests/unit/services/<name>/*.cc, as <name>_tests.
 function(feedback_service name)
   cmake_parse_arguments(ARG "" "MAIN;MIGRATIONS" "SOURCES;LIBS" ${ARGN})
@@ -42,7 +42,7 @@ function(feedback_service name)
   endif()
   add_executable(${name} ${ARG_MAIN})
   target_compile_options(${name} PRIVATE ${FEEDBACK_WARNINGS})
-  target_link_libraries(${name} PRIVATE ${name}_lib)
+  target_link_libraries(${name} PRIVATE ${name}_lib ${JEMALLOC_LIBRARY})
   file(GLOB_RECURSE tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/unit/services/${name}/*.cc)
   if(tests)
     feedback_tests(${name}_tests SOURCES ${tests} LIBS ${name}_lib)
