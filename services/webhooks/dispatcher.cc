@@ -20,6 +20,12 @@ constexpr auto kReconnectDelay = Millis(500);
 // already fanned out keep going.
 constexpr auto kFanOutSlice = Millis(100);
 constexpr auto kBusyNap = Millis(50);
+// Fan-outs that notifications ask for begin at least this far apart: at load the outbox
+// notifies at every writer batch, hundreds of times a second, and a fan-out statement's
+// planning (about half a millisecond, plan_cache_mode force_custom_plan) then cost more than
+// its rows. Waiting this long at most lets a round take the events of several batches; a
+// notification after a quiet spell is fanned out at once.
+constexpr auto kFanOutGap = Millis(10);
 // Beyond its sends' time, what a claim's lease allows for its attempt to be recorded.
 constexpr auto kRecordMargin = Millis(5000);
 
@@ -85,9 +91,10 @@ void Dispatcher::wake() {
 }
 
 bool Dispatcher::wait(int pg_socket, Millis timeout) {
+  // A negative pg_socket is not polled (poll(2)): only a wake ends the wait early.
   pollfd fds[2] = {{pg_socket, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
   int ready = poll(fds, 2, static_cast<int>(timeout.count()));
-  return ready != 0;
+  return ready > 0;
 }
 
 bool Dispatcher::takeWakes() {
@@ -103,6 +110,7 @@ void Dispatcher::claimLoop() {
   // A finished send wakes the loop to claim, not to look at the outbox: fan-out runs when a
   // notification came, after a reconnection, and on the fallback poll.
   bool fan_out = true;
+  bool backlog = false;  // the last round left events in the outbox: go on at once
   std::unique_ptr<pqxx::connection> listener;
   std::vector<std::unique_ptr<Wakeup>> listening;
   std::unique_ptr<pqxx::connection> connection;
@@ -119,11 +127,20 @@ void Dispatcher::claimLoop() {
       }
       listener->get_notifs();
       if (takeWakes()) claim_wanted_ = true;
+      if (fan_out && !backlog && !claim_wanted_) {
+        // Only a wake (a claim to make) ends this wait early; notifications only add events.
+        const auto now = std::chrono::steady_clock::now();
+        if (const auto gap_ends = fanned_out_at_ + kFanOutGap; now < gap_ends) {
+          if (wait(-1, std::chrono::ceil<Millis>(gap_ends - now)) && takeWakes()) {
+            claim_wanted_ = true;
+          }
+        }
+      }
       PgDispatchStore store(*connection);
       Round done = round(store, fan_out);
       if (!healthy_) log::info("webhook_dispatcher_connected");
       healthy_ = true;
-      fan_out = done.more;
+      fan_out = backlog = done.more;
       listener->get_notifs();
       if (!fan_out && !claim_wanted_ && done.sleep.count() > 0 && running_) {
         // The fallback poll: a round as if events had come.
@@ -175,6 +192,7 @@ Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   Round done;
   try {
     if (fan_out) {
+      fanned_out_at_ = std::chrono::steady_clock::now();
       done.more = !fanOut(store);
       if (fan_out_failing_) log::info("webhook_fan_out_working_again");
       fan_out_failing_ = false;

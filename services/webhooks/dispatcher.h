@@ -112,6 +112,8 @@ class Dispatcher {
   // the time claim_quiet_until_ passes, at most the poll interval later.
   bool claim_wanted_ = true;
   std::chrono::steady_clock::time_point claim_quiet_until_{};
+  // Claim thread: when the last fan-out began (kFanOutGap).
+  std::chrono::steady_clock::time_point fanned_out_at_{};
   std::thread claim_thread_;
   std::thread io_thread_;
 };

@@ -4,6 +4,7 @@ registration and at connect time, a hung receiver beside a healthy one. (No even
 dispatchers are killed under load, a second one running: scripts/chaos --quick, which
 scripts/test runs.) The stack runs with WEBHOOK_ALLOW_PRIVATE, WEBHOOK_CA_BUNDLE and
 WEBHOOK_RETRY_SCALE=0.01 (scripts/test)."""
+import concurrent.futures
 import os
 import subprocess
 import time
@@ -214,6 +215,27 @@ def events_no_webhook_wants_are_fanned_out_without_claiming():
     fan_outs, claims = statements("fan_out") - fan_outs, statements("claim") - claims
     print(f"  {fan_outs:.0f} fan-outs, {claims:.0f} claims for 40 events no webhook wants")
     assert fan_outs >= 20 and claims * 2 < fan_outs, (fan_outs, claims)
+
+
+@test
+def at_load_fan_outs_take_the_events_of_several_batches():
+    """Notifications come at every writer batch; fan-outs begin at least 10 ms apart
+    (kFanOutGap, dispatcher.cc), so that at load one statement takes several batches' events
+    rather than each paying its planning."""
+    ws = Workspace()
+    ws.link(slug="busy", questions=QUESTIONS)
+    fan_outs_series = 'webhook_statement_duration_seconds_count{statement="fan_out"}'
+    fan_outs = _metric(ENV["WEBHOOKS_ADMIN_URL"], fan_outs_series)
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        list(pool.map(lambda i: ws.complete("busy", {"why": f"n{i}"}), range(800)))
+    wait_until(lambda: int(sql(f"SELECT count(*) FROM responses.outbox_events "
+                               f"WHERE workspace_uuid = '{ws.uuid}'")[0][0]) == 0, 5, "the outbox emptied")
+    elapsed = time.monotonic() - started
+    fan_outs = _metric(ENV["WEBHOOKS_ADMIN_URL"], fan_outs_series) - fan_outs
+    batches = sql(f"SELECT count(DISTINCT xmin::text) FROM responses.responses WHERE workspace_uuid = '{ws.uuid}'")
+    print(f"  {fan_outs:.0f} fan-outs in {elapsed:.1f} s for 800 events written in {batches[0][0]} batches")
+    assert fan_outs <= elapsed * 100 + 5, (fan_outs, elapsed)
 
 
 @test
