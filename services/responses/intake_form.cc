@@ -50,6 +50,9 @@ IntakeForm::IntakeForm(const feedback::responses::v1::IntakeLink& link)
     throw ApiError(ErrorCode::kValidationError, "The link and its workspace must be given.",
                    {{"link", "needs workspace_uuid and link.uuid"}});
   }
+  std::vector<std::string> uuids;
+  for (const auto& q : link_.questions()) uuids.push_back(q.uuid());
+  facts_layout_ = std::make_shared<const FactsLayout>(uuids);
 }
 
 std::shared_ptr<const IntakeForm> IntakeForms::of(const feedback::responses::v1::IntakeLink& link) {

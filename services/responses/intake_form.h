@@ -11,6 +11,7 @@
 
 #include "common/questions/form_rules.h"
 #include "feedback/responses/v1/responses.pb.h"
+#include "services/responses/summary_facts.h"
 
 namespace feedback::responses {
 
@@ -26,6 +27,8 @@ class IntakeForm {
   const std::string& workspaceUuid() const { return workspace_uuid_; }
   const feedback::links::v1::Link& link() const { return link_; }
   const questions::FormRules& rules() const { return rules_; }
+  // The order of its questions, which its responses' summary facts name them by.
+  const std::shared_ptr<const FactsLayout>& factsLayout() const { return facts_layout_; }
   // LINK_PAUSED unless the link takes responses.
   void requireActive() const;
 
@@ -33,6 +36,7 @@ class IntakeForm {
   std::string workspace_uuid_;
   feedback::links::v1::Link link_;
   questions::FormRules rules_;
+  std::shared_ptr<const FactsLayout> facts_layout_;
 };
 
 // Forms compiled once per link version: the links service raises a link's version with every

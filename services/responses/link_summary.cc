@@ -292,19 +292,64 @@ LinkSummary::LinkSummary(std::vector<Question> questions)
   }
 }
 
+void LinkSummary::addLayout(std::string_view id, std::string_view uuids) {
+  std::vector<std::size_t> indexes;
+  while (!uuids.empty()) {
+    auto it = index_.find(cut(uuids, ','));
+    indexes.push_back(it == index_.end() ? kNotAQuestion : it->second);
+  }
+  layouts_.insert_or_assign(std::string(id), std::move(indexes));
+}
+
+namespace {
+
+// A facts line's question field in facts with a layout: a position in decimal (an empty
+// field: the one after the previous line's), unless it is a ref (12 hex digits or a uuid).
+std::optional<std::size_t> positionIn(std::string_view field, std::size_t previous) {
+  if (field.empty()) return previous + 1;
+  if (field.size() >= kQuestionRefLength) return std::nullopt;
+  std::size_t position = 0;
+  const auto end = field.data() + field.size();
+  if (std::from_chars(field.data(), end, position).ptr != end) return std::nullopt;
+  return position;
+}
+
+}  // namespace
+
 void LinkSummary::add(std::string_view facts) {
   ++responses_;
-  // Facts follow the order of the answers, and so mostly the questions' order: the question
-  // after the last one found is tried first, with a 12-byte compare rather than a hash.
+  const std::vector<std::size_t>* layout = nullptr;
+  if (!facts.empty() && facts.front() == '@') {
+    std::string_view id = cut(facts, '\n');
+    id.remove_prefix(1);
+    auto it = layouts_.find(id);
+    if (it == layouts_.end()) return;  // written with its layout: never without one
+    layout = &it->second;
+  }
+  // Facts follow the order of the answers, and so mostly the questions' order: without a
+  // layout, the question after the last one found is tried first, with a 12-byte compare
+  // rather than a hash.
   std::size_t next = 0;
+  constexpr std::size_t kNoPosition = static_cast<std::size_t>(-2);
+  std::size_t previous = static_cast<std::size_t>(-1);  // a layout's, of the previous line
   while (!facts.empty()) {
     std::string_view line = cut(facts, '\n');
     const std::string_view ref = cut(line, '\t');
     std::size_t index = next;
-    if (index >= refs_.size() || refs_[index] != ref) {
-      auto it = index_.find(ref);
-      if (it == index_.end()) continue;  // a question the link no longer has (or no line)
-      index = it->second;
+    const auto position = layout && previous != kNoPosition ? positionIn(ref, previous)
+                          : layout && !ref.empty()          ? positionIn(ref, 0)
+                                                            : std::nullopt;
+    if (position) {
+      previous = *position;
+      if (*position >= layout->size() || (*layout)[*position] == kNotAQuestion) continue;
+      index = (*layout)[*position];
+    } else {
+      if (layout) previous = kNoPosition;
+      if (index >= refs_.size() || refs_[index] != ref) {
+        auto it = index_.find(ref);
+        if (it == index_.end()) continue;  // a question the link no longer has (or no line)
+        index = it->second;
+      }
     }
     next = index + 1;
     const auto kind = cut(line, '\t');

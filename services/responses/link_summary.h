@@ -43,6 +43,10 @@ class LinkSummary {
   // The link's questions in display order.
   explicit LinkSummary(std::vector<questions::Question> questions);
 
+  // A layout of the link (FactsLayout, summary_facts.h): its id and its question uuids,
+  // comma-separated. Facts that name one are read after it; those whose layout was not
+  // given count as responses with no answer.
+  void addLayout(std::string_view id, std::string_view uuids);
   // One completed response's facts.
   void add(std::string_view facts);
   // Adds what `other`, a summary of the same questions, has read.
@@ -87,6 +91,10 @@ class LinkSummary {
   std::vector<questions::SummaryKind> kinds_;  // by question
   std::vector<std::string> refs_;              // by question: its ref, or uuid when shared
   std::vector<Stats> stats_;
+  // By layout id: the index of the question at each position, kNotAQuestion for those the
+  // link no longer has.
+  static constexpr std::size_t kNotAQuestion = static_cast<std::size_t>(-1);
+  TextMap<std::vector<std::size_t>> layouts_;
   int64_t responses_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <boost/json/parse.hpp>
 #include <pqxx/pqxx>
+#include <set>
 
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
@@ -53,6 +54,11 @@ constexpr const char* kInsertResponsesSql =
     "    question, custom_fields, text)"
     "  SELECT * FROM unnest($20::uuid[], $21::uuid[], $22::uuid[], $23::text[], $24::text[],"
     "    $25::text[])),"
+    // Before the counts, in link order as they are: two batches that write the same new
+    // layout and count the same link take them in the same order.
+    " layouts AS ("
+    "  INSERT INTO responses.facts_layouts (link_uuid, id, question_uuids)"
+    "  SELECT * FROM unnest($27::uuid[], $28::text[], $29::text[]) ON CONFLICT DO NOTHING),"
     " counted AS ("
     "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
     "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted) FROM given"
@@ -60,6 +66,12 @@ constexpr const char* kInsertResponsesSql =
     "  ON CONFLICT (link_uuid, shard) DO UPDATE SET started = link_counts.started"
     "    + EXCLUDED.started, completed = link_counts.completed + EXCLUDED.completed)"
     " SELECT 1";
+
+// The layout a completed response's facts name (summary_facts.h), unless already kept.
+constexpr const char* kInsertFactsLayout = "responses_insert_facts_layout";
+constexpr const char* kInsertFactsLayoutSql =
+    "INSERT INTO responses.facts_layouts (link_uuid, id, question_uuids) VALUES ($1, $2, $3)"
+    " ON CONFLICT DO NOTHING";
 
 constexpr const char* kSelectForUpdate = "responses_select_for_update";
 constexpr const char* kSelectForUpdateSql =
@@ -129,6 +141,10 @@ constexpr const char* kSummaryCursor =
     "DECLARE summary_facts NO SCROLL CURSOR FOR SELECT facts FROM responses.response_facts"
     " WHERE link_uuid = ";
 constexpr const char* kSummaryFetch = "FETCH FORWARD 50000 FROM summary_facts";
+// Read after the cursor is declared: every layout its facts name was committed with them.
+constexpr const char* kSummaryLayouts = "responses_summary_layouts";
+constexpr const char* kSummaryLayoutsSql =
+    "SELECT id, question_uuids FROM responses.facts_layouts WHERE link_uuid = $1";
 
 // Every response of a link within the bounds: the counts' rows when there are none, else the
 // responses themselves (their time as lists bound it: the submission's, else the start's).
@@ -217,6 +233,8 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.set_variable("statement_timeout", kStatementTimeoutMs);
   c.set_variable("idle_in_transaction_session_timeout", kStatementTimeoutMs);
   c.prepare(kInsertResponses, kInsertResponsesSql);
+  c.prepare(kInsertFactsLayout, kInsertFactsLayoutSql);
+  c.prepare(kSummaryLayouts, kSummaryLayoutsSql);
   c.prepare(kSelectForUpdate, kSelectForUpdateSql);
   c.prepare(kSelectResponse, kSelectResponseSql);
   c.prepare(kSaveResponse, kSaveResponseSql);
@@ -238,6 +256,8 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
       started(E::kBigint), submitted(E::kBigint), facts(E::kText);
   PgArray event_id(E::kUuid), event_type(E::kText), event_workspace(E::kUuid), event_link(E::kUuid),
       event_response(E::kUuid), payload(E::kText), started_event_id(E::kUuid);
+  PgArray layout_link(E::kUuid), layout_id(E::kText), layout_uuids(E::kText);
+  std::set<std::pair<std::string, std::string>> layouts;  // (link, id) given once
   InsightJobArrays jobs;
   for (const auto* r : responses) {
     const auto& stored = r->stored;
@@ -255,7 +275,14 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     }
     answers.add(response.answers_json());
     search.add(searchTextOf(stored));
-    facts.add(response.submitted_at_micros() != 0 ? summaryFacts(stored.answers) : std::string());
+    const bool completed = response.submitted_at_micros() != 0;
+    facts.add(completed ? summaryFacts(stored.answers, stored.facts_layout.get()) : std::string());
+    if (completed && stored.facts_layout &&
+        layouts.emplace(response.link_uuid(), stored.facts_layout->id()).second) {
+      layout_link.add(response.link_uuid());
+      layout_id.add(stored.facts_layout->id());
+      layout_uuids.add(stored.facts_layout->uuids());
+    }
     started.add(response.started_at_micros());
     if (response.submitted_at_micros() != 0) {
       submitted.add(response.submitted_at_micros());
@@ -281,14 +308,14 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     }
   }
   pqxx::nontransaction tx(connection_);
-  tx.exec_prepared(kInsertResponses, uuid.param(), workspace.param(), link.param(), session.param(),
-                   token_hash.param(), status.param(), email.param(), answers.param(),
-                   search.param(), started.param(), submitted.param(), event_id.param(),
-                   event_type.param(), event_workspace.param(), event_link.param(),
-                   event_response.param(), payload.param(), countShard(), facts.param(),
-                   jobs.workspace.param(), jobs.response.param(), jobs.answer.param(),
-                   jobs.question.param(), jobs.custom_fields.param(), jobs.text.param(),
-                   started_event_id.param());
+  tx.exec_prepared(
+      kInsertResponses, uuid.param(), workspace.param(), link.param(), session.param(),
+      token_hash.param(), status.param(), email.param(), answers.param(), search.param(),
+      started.param(), submitted.param(), event_id.param(), event_type.param(),
+      event_workspace.param(), event_link.param(), event_response.param(), payload.param(),
+      countShard(), facts.param(), jobs.workspace.param(), jobs.response.param(),
+      jobs.answer.param(), jobs.question.param(), jobs.custom_fields.param(), jobs.text.param(),
+      started_event_id.param(), layout_link.param(), layout_id.param(), layout_uuids.param());
 }
 
 bool PgResponsesStore::updateResponse(
@@ -307,7 +334,9 @@ bool PgResponsesStore::updateResponse(
   const OutboxEvent* event = change->events.empty() ? nullptr : &change->events[0];
   const bool completed = r.submitted_at_micros() != 0;
   const std::string submitted = std::to_string(r.submitted_at_micros());
-  const std::string facts = completed ? summaryFacts(stored.answers) : std::string();
+  const FactsLayout* layout = completed ? stored.facts_layout.get() : nullptr;
+  const std::string facts = completed ? summaryFacts(stored.answers, layout) : std::string();
+  if (layout) tx.exec_prepared(kInsertFactsLayout, r.link_uuid(), layout->id(), layout->uuids());
   InsightJobArrays jobs;
   for (const auto& job : stored.insight_jobs) jobs.add(job);
   tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), r.answers_json(), searchTextOf(stored),
@@ -382,6 +411,7 @@ void PgResponsesStore::forEachSummaryFacts(const std::string& workspace_uuid,
                                            const std::string& link_uuid,
                                            std::optional<int64_t> since,
                                            std::optional<int64_t> until,
+                                           const std::function<void(const FactsLayouts&)>& layouts,
                                            const std::function<void(const FactsBatch&)>& each) {
   pqxx::read_transaction tx(connection_);
   tx.exec(kSummaryPlanning);
@@ -394,6 +424,11 @@ void PgResponsesStore::forEachSummaryFacts(const std::string& workspace_uuid,
     declare +=
         " AND submitted_at <= " FROM_MICROS_BEFORE + std::to_string(*until) + FROM_MICROS_AFTER;
   tx.exec(declare);
+  FactsLayouts kept;
+  for (const auto& row : tx.exec_prepared(kSummaryLayouts, link_uuid)) {
+    kept.emplace_back(row[0].as<std::string>(), row[1].as<std::string>());
+  }
+  layouts(kept);
   FactsBatch batch;
   while (true) {
     auto rows = tx.exec(kSummaryFetch);

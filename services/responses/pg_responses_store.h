@@ -32,6 +32,7 @@ class PgResponsesStore final : public ResponsesStore {
       const std::string& workspace_uuid, const std::vector<std::string>& link_uuids) override;
   void forEachSummaryFacts(const std::string& workspace_uuid, const std::string& link_uuid,
                            std::optional<int64_t> since, std::optional<int64_t> until,
+                           const std::function<void(const FactsLayouts&)>& layouts,
                            const std::function<void(const FactsBatch&)>& each) override;
   int64_t startedCount(const std::string& workspace_uuid, const std::string& link_uuid,
                        std::optional<int64_t> since, std::optional<int64_t> until) override;

@@ -142,7 +142,14 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
   // summary of its own, and the two are added up at the end.
   LinkSummary summary(questions), other(std::move(questions));
   store.forEachSummaryFacts(
-      workspace, request.link_uuid(), since, until, [&](const ResponsesStore::FactsBatch& batch) {
+      workspace, request.link_uuid(), since, until,
+      [&](const ResponsesStore::FactsLayouts& layouts) {
+        for (const auto& [id, uuids] : layouts) {
+          summary.addLayout(id, uuids);
+          other.addLayout(id, uuids);
+        }
+      },
+      [&](const ResponsesStore::FactsBatch& batch) {
         const std::size_t half =
             batch.size() < kSummaryTwoThreadsFrom ? batch.size() : batch.size() / 2;
         std::future<void> second;

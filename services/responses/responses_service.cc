@@ -43,6 +43,7 @@ StoredResponse newResponse(const IntakeForm& form, std::string_view status, bool
                            const std::string& email) {
   StoredResponse stored;
   stored.workspace_uuid = form.workspaceUuid();
+  stored.facts_layout = form.factsLayout();
   auto& r = stored.response;
   r.set_uuid(newTimeOrderedUuid());
   r.set_session_id(newUuid());
@@ -329,6 +330,7 @@ v1::SubmitResponseResponse ResponsesService::submitResponse(
     found = store.updateResponse(
         form.workspaceUuid(), request.response_uuid(), [&](StoredResponse& stored) {
           requireOpen(stored, request.token(), form);
+          stored.facts_layout = form.factsLayout();
           const questions::AnswerValues given = valuesOf(request.answers());
           auto& r = stored.response;
           // Saved answers, where the question still exists, then the ones given now.

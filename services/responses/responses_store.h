@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,8 @@ struct InsightJob {
 };
 
 // A response as stored: the record the API shows plus what only the service sees.
+class FactsLayout;
+
 struct StoredResponse {
   // Its answers_json is the text of `answers`.
   feedback::responses::v1::Response response;
@@ -38,6 +41,9 @@ struct StoredResponse {
   std::string token_hash;
   // Insights to ask a model server for, queued in the transaction that writes this response.
   std::vector<InsightJob> insight_jobs;
+  // The order of its link's questions, when known (a response being started or submitted):
+  // its summary facts are then written in their short form (summary_facts.h).
+  std::shared_ptr<const FactsLayout> facts_layout;
 };
 
 // A transactional-outbox row: an event fixed at write time, delivered by the webhooks
@@ -106,10 +112,13 @@ class ResponsesStore {
                                   int limit) = 0;
   // The summary facts (summary_facts.h) of the link's completed responses submitted within
   // the inclusive bounds, read in batches in one snapshot, each batch given to `each` (its
-  // views valid during the call).
+  // views valid during the call); before them, `layouts` is given the link's facts layouts,
+  // every one those facts name.
   using FactsBatch = std::vector<std::string_view>;
+  using FactsLayouts = std::vector<std::pair<std::string, std::string>>;  // id, question uuids
   virtual void forEachSummaryFacts(const std::string& workspace_uuid, const std::string& link_uuid,
                                    std::optional<int64_t> since, std::optional<int64_t> until,
+                                   const std::function<void(const FactsLayouts&)>& layouts,
                                    const std::function<void(const FactsBatch&)>& each) = 0;
   // The link's responses, completed or not, whose time (the submission's, else the start's)
   // is within the inclusive bounds.

@@ -57,12 +57,43 @@ std::string_view questionRef(std::string_view question_uuid) {
   return question_uuid.size() == 36 ? question_uuid.substr(36 - kQuestionRefLength) : question_uuid;
 }
 
-std::string summaryFacts(const std::vector<rv1::Answer>& answers) {
+FactsLayout::FactsLayout(const std::vector<std::string>& question_uuids) {
+  for (std::size_t i = 0; i < question_uuids.size(); ++i) {
+    if (i > 0) uuids_ += ',';
+    uuids_ += question_uuids[i];
+    positions_.emplace(question_uuids[i], i);
+  }
+  // FNV-1a, 64 bits: a link has a handful of layouts, told apart within the link.
+  uint64_t hash = 14695981039346656037ULL;
+  for (unsigned char c : uuids_) hash = (hash ^ c) * 1099511628211ULL;
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int shift = 60; shift >= 0; shift -= 4) id_ += kHex[(hash >> shift) & 0xf];
+}
+
+std::optional<std::size_t> FactsLayout::position(std::string_view question_uuid) const {
+  auto it = positions_.find(std::string(question_uuid));
+  if (it == positions_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string summaryFacts(const std::vector<rv1::Answer>& answers, const FactsLayout* layout) {
   std::string out;
-  out.reserve(answers.size() * 24);
+  out.reserve(answers.size() * (layout ? 12 : 24) + 18);
+  // The position of the previous line's question, kNoPosition after a line that named its
+  // question by ref: the next line then names its position.
+  constexpr std::size_t kNoPosition = static_cast<std::size_t>(-2);
+  std::size_t previous = static_cast<std::size_t>(-1);
+  if (layout) out += '@' + layout->id() + '\n';
   for (const auto& a : answers) {
     if (a.value_json().empty() && !a.has_transcription()) continue;
-    out += questionRef(a.question_uuid());
+    const auto position = layout ? layout->position(a.question_uuid()) : std::nullopt;
+    if (!position) {
+      out += questionRef(a.question_uuid());
+      previous = kNoPosition;
+    } else {
+      if (previous == kNoPosition || *position != previous + 1) out += std::to_string(*position);
+      previous = *position;
+    }
     out += '\t';
     using questions::SummaryKind;
     const SummaryKind kind = questions::summaryKindOf(a.response_type());

@@ -6,6 +6,12 @@
 // The question ref is the last 12 hex digits of the question's uuid (48 random bits of a
 // version 4 uuid; facts written before 2026-11 hold the whole uuid, and are read alike): a
 // third of the bytes a summary reads.
+// Facts written with their link's layout (FactsLayout, below) begin with a line
+//   @<layout id>
+// and their lines name a question by its position in that layout, in decimal, or not at all
+// (an empty field) when it is the one after the previous line's, which it nearly always is:
+// half the bytes of a 32-question response's facts. A line of a question the layout lacks
+// keeps its ref, and the line after it names its position.
 // kind and payload by the answer's type:
 // (the letter is the type's SummaryKind in common/questions/question_types.h):
 //   r  rating, nps, opinion_scale, csat, ces   the value (an integer)
@@ -22,8 +28,11 @@
 //   x  consent                        nothing: accepted
 //   a  any other type                 nothing: answered, no statistic
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "feedback/responses/v1/responses.pb.h"
@@ -35,6 +44,27 @@ inline constexpr std::size_t kQuestionRefLength = 12;
 // How a facts line names a question: the last 12 hex digits of its uuid.
 std::string_view questionRef(std::string_view question_uuid);
 
-std::string summaryFacts(const std::vector<feedback::responses::v1::Answer>& answers);
+// The order of a link's questions when a response's facts were written. A summary reads the
+// layouts of its link (responses.facts_layouts, written with the first facts that use each)
+// before the facts, and maps positions to the link's questions as they are now.
+class FactsLayout {
+ public:
+  // The link's question uuids, in its order.
+  explicit FactsLayout(const std::vector<std::string>& question_uuids);
+  // 16 hex digits of a hash of the uuids in order.
+  const std::string& id() const { return id_; }
+  // The uuids, comma-separated: what facts_layouts keeps.
+  const std::string& uuids() const { return uuids_; }
+  std::optional<std::size_t> position(std::string_view question_uuid) const;
+
+ private:
+  std::string id_;
+  std::string uuids_;
+  std::unordered_map<std::string, std::size_t> positions_;
+};
+
+// The facts of a completed response's answers; with `layout`, in its form (above).
+std::string summaryFacts(const std::vector<feedback::responses::v1::Answer>& answers,
+                         const FactsLayout* layout = nullptr);
 
 }  // namespace feedback::responses

@@ -346,15 +346,98 @@ TEST_CASE("summary: two summaries of halves of the facts add up to one of them a
     f.oneShot({{row[0], row[1]}, {"seats", std::to_string(i)}});
   }
   std::vector<std::string> facts;
-  f.store.forEachSummaryFacts(kWorkspace, kLink, {}, {},
-                              [&](const auto& batch) { facts.assign(batch.begin(), batch.end()); });
+  responses::ResponsesStore::FactsLayouts layouts;
+  f.store.forEachSummaryFacts(
+      kWorkspace, kLink, {}, {}, [&](const auto& kept) { layouts = kept; },
+      [&](const auto& batch) { facts.assign(batch.begin(), batch.end()); });
   REQUIRE(facts.size() == 12);
   auto questions = feedback::responses::summarised(responses::questionsOf(f.link.link()));
   feedback::responses::LinkSummary all(questions), first(questions), second(questions);
+  for (const auto& [id, uuids] : layouts) {
+    for (auto* summary : {&all, &first, &second}) summary->addLayout(id, uuids);
+  }
   for (std::size_t i = 0; i < facts.size(); ++i) {
     all.add(facts[i]);
     (i < 5 ? first : second).add(facts[i]);
   }
   first.merge(second);
   CHECK(first.json(kLink, 12) == all.json(kLink, 12));
+}
+
+TEST_CASE("summary: facts written with their link's layout are half as long and sum up alike",
+          "[responses]") {
+  SummaryFixture f;
+  for (int i = 0; i < 6; ++i) {
+    f.oneShot({{"nps", std::to_string(i + 4)},
+               {"stars", "4"},
+               {"plan", R"("pro")"},
+               {"again", "true"},
+               {"seats", std::to_string(i)},
+               {"comment", R"("Fine")"}});
+  }
+  auto questions = feedback::responses::summarised(responses::questionsOf(f.link.link()));
+  feedback::responses::LinkSummary by_ref(questions);
+  std::size_t short_bytes = 0, long_bytes = 0;
+  for (const auto& [uuid, row] : f.store.rows) {
+    REQUIRE(row.facts_layout);
+    const auto answers = responses::parseAnswers(row.response.answers_json());
+    const auto with_layout = responses::summaryFacts(answers, row.facts_layout.get());
+    const auto with_refs = responses::summaryFacts(answers);
+    CHECK(with_layout.rfind("@" + row.facts_layout->id() + "\n", 0) == 0);
+    short_bytes += with_layout.size();
+    long_bytes += with_refs.size();
+    by_ref.add(with_refs);
+  }
+  CHECK(short_bytes * 10 <= long_bytes * 6);
+  // The service reads the short form (the store keeps it), with its layouts.
+  CHECK(f.summary() == boost::json::parse(by_ref.json(kLink, 6)).as_object());
+}
+
+TEST_CASE("summary: facts of a layout follow the link's questions as they are now", "[responses]") {
+  namespace q = feedback::questions;
+  const char* a = "11111111-1111-4111-8111-aaaaaaaaaaaa";
+  const char* b = "22222222-2222-4222-8222-bbbbbbbbbbbb";
+  const char* c = "33333333-3333-4333-8333-cccccccccccc";
+  const char* d = "44444444-4444-4444-8444-dddddddddddd";
+  auto question = [](const char* uuid) {
+    q::Question out;
+    out.uuid = uuid;
+    out.field_key = std::string("k") + uuid[0];
+    out.response_type = "number";
+    return out;
+  };
+  auto answers = [](std::vector<std::pair<const char*, int>> given) {
+    std::vector<v1::Answer> out;
+    for (const auto& [uuid, value] : given) {
+      auto& a = out.emplace_back();
+      a.set_question_uuid(uuid);
+      a.set_response_type("number");
+      a.set_value_json(std::to_string(value));
+    }
+    return out;
+  };
+  const responses::FactsLayout then({a, b, c});
+  const responses::FactsLayout without_b({a, c});
+  // Written when the link was a, b, c (twice, once with b skipped) and when it was a, c
+  // (b's answer, saved before b was removed, keeps its ref: the next line says where it is).
+  const auto all = responses::summaryFacts(answers({{a, 1}, {b, 2}, {c, 3}}), &then);
+  const auto skipped = responses::summaryFacts(answers({{a, 5}, {c, 7}}), &then);
+  const auto outside = responses::summaryFacts(answers({{a, 9}, {b, 4}, {c, 11}}), &without_b);
+  CHECK(all == "@" + then.id() + "\n\tn\t1\n\tn\t2\n\tn\t3\n");
+  CHECK(skipped == "@" + then.id() + "\n\tn\t5\n2\tn\t7\n");
+  CHECK(outside == "@" + without_b.id() + "\n\tn\t9\nbbbbbbbbbbbb\tn\t4\n1\tn\t11\n");
+
+  // Now c, a, d: b removed, d added, the order changed.
+  feedback::responses::LinkSummary summary({question(c), question(a), question(d)});
+  summary.addLayout(then.id(), then.uuids());
+  summary.addLayout(without_b.id(), without_b.uuids());
+  for (const auto& facts : {all, skipped, outside}) summary.add(facts);
+  // A layout nobody gave: the response counts, its facts cannot be placed.
+  summary.add("@0123456789abcdef\n\tn\t100\n");
+  const auto s = boost::json::parse(summary.json(kLink, 4)).as_object();
+  CHECK(s.at("response_count").as_int64() == 4);
+  CHECK(stats(s, "k1").at("mean").to_number<double>() == Approx(5.0));
+  CHECK(stats(s, "k3").at("mean").to_number<double>() == Approx(7.0));
+  CHECK(answered(s, "k3") == 3);
+  CHECK(answered(s, "k4") == 0);
 }

@@ -48,7 +48,7 @@ class FakeStore final : public responses::ResponsesStore {
     return out;
   }
   void forEachSummaryFacts(const std::string&, const std::string&, std::optional<int64_t>,
-                           std::optional<int64_t>,
+                           std::optional<int64_t>, const std::function<void(const FactsLayouts&)>&,
                            const std::function<void(const FactsBatch&)>&) override {}
   int64_t startedCount(const std::string&, const std::string&, std::optional<int64_t>,
                        std::optional<int64_t>) override {

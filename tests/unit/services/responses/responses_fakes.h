@@ -58,17 +58,24 @@ class FakeStore final : public responses::ResponsesStore {
     if (change->completes) ++completed[copy.response.link_uuid()];
     return true;
   }
+  // The facts as PostgreSQL keeps them: in their short form when the response was written
+  // with its link's layout.
   void forEachSummaryFacts(const std::string& ws, const std::string& link,
                            std::optional<int64_t> since, std::optional<int64_t> until,
+                           const std::function<void(const FactsLayouts&)>& layouts,
                            const std::function<void(const FactsBatch&)>& each) override {
     std::vector<std::string> facts;
+    std::map<std::string, std::string> kept;
     for (const auto& [uuid, r] : rows) {
       const auto& resp = r.response;
       const int64_t at = resp.submitted_at_micros();
       if (r.workspace_uuid != ws || resp.link_uuid() != link || at == 0) continue;
       if ((since && at < *since) || (until && at > *until)) continue;
-      facts.push_back(responses::summaryFacts(responses::parseAnswers(resp.answers_json())));
+      facts.push_back(responses::summaryFacts(responses::parseAnswers(resp.answers_json()),
+                                              r.facts_layout.get()));
+      if (r.facts_layout) kept[r.facts_layout->id()] = r.facts_layout->uuids();
     }
+    layouts(FactsLayouts(kept.begin(), kept.end()));
     each(FactsBatch(facts.begin(), facts.end()));
   }
   int64_t startedCount(const std::string& ws, const std::string& link, std::optional<int64_t> since,
