@@ -19,8 +19,18 @@ namespace {
 using questions::Question;
 
 // The text up to `separator` (all of it when there is none), taken off the front of `rest`.
+// A loop rather than memchr: the fields of a facts line are a few bytes long.
 std::string_view cut(std::string_view& rest, char separator) {
-  const auto end = rest.find(separator);
+  std::size_t end = 0;
+  while (end < rest.size() && rest[end] != separator) ++end;
+  const auto part = rest.substr(0, end);
+  rest.remove_prefix(end == rest.size() ? end : end + 1);
+  return part;
+}
+
+// The next line of facts, taken off the front of `rest`: memchr, lines are longer.
+std::string_view cutLine(std::string_view& rest) {
+  const auto end = rest.find('\n');
   const auto part = rest.substr(0, end);
   rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
   return part;
@@ -84,6 +94,25 @@ void countIn(Map& counts, std::string_view key) {
   } else {
     ++it->second;
   }
+}
+
+// Through the keys counted last: compared byte by byte, not hashed. A map's nodes, keys and
+// counts, stay where they are as it grows.
+template <class Map>
+void countIn(Map& counts, LinkSummary::RecentKeys& recent, std::string_view key) {
+  for (auto& [seen, count] : recent.keys) {
+    if (count && seen == key) {
+      ++*count;
+      return;
+    }
+  }
+  auto it = counts.find(key);
+  if (it == counts.end()) {
+    it = counts.emplace(std::string(key), 1).first;
+  } else {
+    ++it->second;
+  }
+  recent.keys[recent.next++ % recent.keys.size()] = {it->first, &it->second};
 }
 
 // The options (or card ids) a choice question offers now: the key its type's row names.
@@ -320,7 +349,7 @@ void LinkSummary::add(std::string_view facts) {
   ++responses_;
   const std::vector<std::size_t>* layout = nullptr;
   if (!facts.empty() && facts.front() == '@') {
-    std::string_view id = cut(facts, '\n');
+    std::string_view id = cutLine(facts);
     id.remove_prefix(1);
     auto it = layouts_.find(id);
     if (it == layouts_.end()) return;  // written with its layout: never without one
@@ -333,7 +362,7 @@ void LinkSummary::add(std::string_view facts) {
   constexpr std::size_t kNoPosition = static_cast<std::size_t>(-2);
   std::size_t previous = static_cast<std::size_t>(-1);  // a layout's, of the previous line
   while (!facts.empty()) {
-    std::string_view line = cut(facts, '\n');
+    std::string_view line = cutLine(facts);
     const std::string_view ref = cut(line, '\t');
     std::size_t index = next;
     const auto position = layout && previous != kNoPosition ? positionIn(ref, previous)
@@ -400,7 +429,8 @@ void LinkSummary::addFact(Stats& s, questions::SummaryKind summary, std::string_
   } else if (summary == SummaryKind::kNumber) {
     if (auto n = numberIn(payload)) s.numbers.push_back(*n);
   } else if (summary == SummaryKind::kChoice) {
-    forEachString(payload, [&s](std::string_view choice) { countIn(s.choices, choice); });
+    forEachString(payload,
+                  [&s](std::string_view choice) { countIn(s.choices, s.recent_choices, choice); });
   } else if (summary == SummaryKind::kYesNo) {
     ++(payload == "1" ? s.yes : s.no);
   } else if (summary == SummaryKind::kSlider || summary == SummaryKind::kMatrix ||
@@ -409,7 +439,7 @@ void LinkSummary::addFact(Stats& s, questions::SummaryKind summary, std::string_
   } else if (summary == SummaryKind::kRanking) {
     int64_t rank = 0;
     forEachString(payload, [&s, &rank](std::string_view option) {
-      if (++rank == 1) countIn(s.choices, option);
+      if (++rank == 1) countIn(s.choices, s.recent_choices, option);
       auto it = s.ranks.find(option);
       if (it == s.ranks.end()) it = s.ranks.emplace(std::string(option), std::pair{0, 0}).first;
       it->second.first += rank;
@@ -422,14 +452,16 @@ void LinkSummary::addFact(Stats& s, questions::SummaryKind summary, std::string_
     if (sentiment.empty()) return;  // not evaluated yet
     ++(sentiment == "p" ? s.positive : sentiment == "n" ? s.negative : s.neutral);
     if (actionable == "1") ++s.actionable;
-    forEachString(rest, [&s](std::string_view topic) { countIn(s.topics, topic); });
+    forEachString(rest,
+                  [&s](std::string_view topic) { countIn(s.topics, s.recent_topics, topic); });
   }
 }
 
 void LinkSummary::addValueFact(Stats& s, questions::SummaryKind kind, std::string_view payload) {
   using questions::SummaryKind;
   if (kind == SummaryKind::kValues) {
-    forEachString(payload, [&s](std::string_view value) { countIn(s.choices, value); });
+    forEachString(payload,
+                  [&s](std::string_view value) { countIn(s.choices, s.recent_choices, value); });
   } else if (kind == SummaryKind::kMatrix) {
     // Row, column, row, column...: each pair a chosen cell, counted as "row\tcolumn".
     std::string cell;
@@ -440,7 +472,7 @@ void LinkSummary::addValueFact(Stats& s, questions::SummaryKind kind, std::strin
       } else {
         cell.resize(cell.find('\t') + 1);
         cell.append(text);
-        countIn(s.choices, cell);
+        countIn(s.choices, s.recent_choices, cell);
       }
       row = !row;
     });

@@ -20,6 +20,7 @@
 // A statistic of no answers is null; answers of a kind the question no longer has are counted
 // as answered only.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -65,6 +66,23 @@ class LinkSummary {
   template <class V>
   using TextMap = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
 
+ public:
+  // The last keys a count of facts' text met, with their counts: most facts repeat a few
+  // options or topics, which are then found without hashing them. Not copied with the counts
+  // it points into.
+  struct RecentKeys {
+    std::array<std::pair<std::string_view, int64_t*>, 8> keys{};
+    std::size_t next = 0;
+    RecentKeys() = default;
+    RecentKeys(const RecentKeys&) {}
+    RecentKeys& operator=(const RecentKeys&) {
+      keys = {};
+      next = 0;
+      return *this;
+    }
+  };
+
+ private:
   struct Stats {
     int64_t answered = 0;
     std::map<int64_t, int64_t> ratings;
@@ -76,6 +94,7 @@ class LinkSummary {
     int64_t yes = 0, no = 0;
     int64_t positive = 0, neutral = 0, negative = 0, actionable = 0;
     TextMap<int64_t> topics;
+    RecentKeys recent_choices, recent_topics;
   };
   void addFact(Stats& stats, questions::SummaryKind summary, std::string_view kind,
                std::string_view payload);
