@@ -29,15 +29,22 @@ constexpr auto kFanOutGap = Millis(10);
 // Beyond its sends' time, what a claim's lease allows for its attempt to be recorded.
 constexpr auto kRecordMargin = Millis(5000);
 
-// LISTEN on a channel; a notification sets `heard`, its payload is not needed.
+// LISTEN on a channel; a notification sets `heard`, its payload is not needed. Those sent by
+// the backend `own_pid` (this dispatcher's own statements, which it acts on already) are not
+// heard.
 class Wakeup final : public pqxx::notification_receiver {
  public:
-  Wakeup(pqxx::connection_base& connection, std::string_view channel, bool& heard)
-      : pqxx::notification_receiver(connection, std::string(channel)), heard_(heard) {}
-  void operator()(const std::string&, int) override { heard_ = true; }
+  Wakeup(pqxx::connection_base& connection, std::string_view channel, bool& heard, int own_pid = 0)
+      : pqxx::notification_receiver(connection, std::string(channel)),
+        heard_(heard),
+        own_pid_(own_pid) {}
+  void operator()(const std::string&, int backend_pid) override {
+    if (backend_pid != own_pid_) heard_ = true;
+  }
 
  private:
   bool& heard_;
+  int own_pid_;
 };
 
 }  // namespace
@@ -117,11 +124,13 @@ void Dispatcher::claimLoop() {
   while (running_) {
     try {
       if (!connection) {
-        listener = std::make_unique<pqxx::connection>(settings_.database_url);
-        listening.push_back(std::make_unique<Wakeup>(*listener, kOutboxChannel, fan_out));
-        listening.push_back(std::make_unique<Wakeup>(*listener, kPendingChannel, claim_wanted_));
         connection = std::make_unique<pqxx::connection>(settings_.database_url);
         PgDispatchStore::prepareDispatcher(*connection);
+        listener = std::make_unique<pqxx::connection>(settings_.database_url);
+        listening.push_back(std::make_unique<Wakeup>(*listener, kOutboxChannel, fan_out));
+        // Sends this dispatcher's fan-out queued are claimed in the same round.
+        listening.push_back(std::make_unique<Wakeup>(*listener, kPendingChannel, claim_wanted_,
+                                                     connection->backendpid()));
         fan_out = true;
         claim_wanted_ = true;
       }
@@ -207,10 +216,18 @@ Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
     if (!fan_out_failing_) log::warn("webhook_fan_out_failing", {{"error", e.what()}});
     fan_out_failing_ = true;
   }
-  int room = settings_.max_in_flight - in_flight_.total();
-  if (room <= 0) {  // a finished send wakes the loop
+  claimDue(store, done);
+  return done;
+}
+
+void Dispatcher::claimDue(PgDispatchStore& store, Round& done) {
+  const int room = settings_.max_in_flight - in_flight_.total();
+  if (room <= 0) {
+    // Nothing can be claimed until a send ends, and its end wakes the loop to claim: till
+    // then a wish to claim would only keep the loop from sleeping.
+    claim_wanted_ = false;
     done.sleep = settings_.poll_interval;
-    return done;
+    return;
   }
   // Most outbox events want no webhook: a round claims only when sends may be due (see
   // claim_wanted_), not at every notification, which at load came hundreds of times a second
@@ -218,7 +235,7 @@ Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
   const auto now = std::chrono::steady_clock::now();
   if (!claim_wanted_ && now < claim_quiet_until_) {
     done.sleep = std::chrono::ceil<Millis>(claim_quiet_until_ - now);
-    return done;
+    return;
   }
   // Until this claim finds nothing due, every round claims; a wake or a notification while
   // it runs sets claim_wanted_ again.
@@ -237,19 +254,18 @@ Dispatcher::Round Dispatcher::round(PgDispatchStore& store, bool fan_out) {
     in_flight_.add(s.webhook_uuid);
     boost::asio::post(io_, [this, s = std::move(s)]() mutable { admit(std::move(s)); });
   }
-  if (filled || done.more) return done;
+  if (filled || done.more) return;
   // While sends are under way each one's end wakes the loop; a short nap bounds the wait of
   // a retry that comes due meanwhile (behind a hung receiver's sends, say) without asking
   // PostgreSQL when, which at full load would double the loop's statements.
   if (!sends.empty()) {
     done.sleep = kBusyNap;
-    return done;
+    return;
   }
   auto next = store.nextDue(per_webhook, busy);
   done.sleep =
       next ? std::clamp(*next, Millis(1), settings_.poll_interval) : settings_.poll_interval;
   claim_quiet_until_ = now + done.sleep;
-  return done;
 }
 
 void Dispatcher::admit(Send s) {

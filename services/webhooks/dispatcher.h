@@ -65,6 +65,8 @@ class Dispatcher {
   Round round(PgDispatchStore& store, bool fan_out);
   // Fans out until the outbox is caught up or a slice of time has passed; true when caught up.
   bool fanOut(PgDispatchStore& store);
+  // Claims due sends when some may be due and there is room, and says how long to sleep.
+  void claimDue(PgDispatchStore& store, Round& done);
   // Times one statement into webhook_statement_duration_seconds{statement}.
   template <typename F>
   auto timed(const char* statement, F&& run);

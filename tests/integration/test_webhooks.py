@@ -10,7 +10,8 @@ import subprocess
 import time
 
 import harness
-from harness import ROOT, ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, test, wait_until
+from harness import (ROOT, ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, test, wait_until,
+                     webhooks_ready)
 from webhook_receiver import Receiver, signature_ok
 
 CA_DIR = os.path.dirname(ENV.get("WEBHOOK_CA_BUNDLE") or os.path.join(STACK_DIR, "no-ca", "ca.pem"))
@@ -192,6 +193,35 @@ def a_webhook_at_its_limit_with_a_backlog_leaves_the_dispatcher_idle():
         print(f"  {spent:.0f} claim rounds in 3 s beside a full webhook with a backlog")
         assert spent <= 30, f"{spent} claim rounds in 3 s: the dispatcher spins"
         expect(ws.call("DELETE", f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/"), 200)
+
+
+@test
+def a_dispatcher_with_every_slot_taken_sleeps_though_a_claim_is_wanted():
+    """With all its sends under way (WEBHOOK_MAX_IN_FLIGHT, to a receiver that never answers),
+    a dispatcher asked to claim (sends queued elsewhere, its fallback poll) waits for a send
+    to end instead of going round and round: it once span until one timed out."""
+    ws = Workspace()
+    with _receiver() as rx:
+        hung = rx.endpoint(hang=True)
+        hook = _hook(ws, hung.url)
+        stack("stop-service", "webhooks")
+        try:
+            with ExtraProcess("webhooks", log_name="webhooks-narrow", WEBHOOK_MAX_IN_FLIGHT="2") as narrow:
+                ws.link(slug="narrow", questions=QUESTIONS)
+                for i in range(4):
+                    ws.complete("narrow", {"why": f"n{i}"})
+                hung.wait(2, 10)
+                before = harness.metrics(narrow.admin_url).get("webhook_claim_rounds_total", 0.0)
+                for _ in range(3):
+                    sql("NOTIFY webhooks_pending")
+                    time.sleep(1)
+                spent = harness.metrics(narrow.admin_url).get("webhook_claim_rounds_total", 0.0) - before
+                print(f"  {spent:.0f} claim rounds in 3 s with every slot taken")
+                assert spent <= 30, f"{spent} claim rounds in 3 s: the dispatcher spins"
+                sql(f"DELETE FROM webhooks.webhooks WHERE uuid = '{hook['uuid']}'")
+        finally:
+            stack("start-service", "webhooks")
+            wait_until(webhooks_ready, 20, "webhooks back")
 
 
 @test
