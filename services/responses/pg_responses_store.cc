@@ -1,8 +1,8 @@
 #include "services/responses/pg_responses_store.h"
 
 #include <boost/json/parse.hpp>
+#include <map>
 #include <pqxx/pqxx>
-#include <set>
 
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
@@ -54,11 +54,6 @@ constexpr const char* kInsertResponsesSql =
     "    question, custom_fields, text)"
     "  SELECT * FROM unnest($20::uuid[], $21::uuid[], $22::uuid[], $23::text[], $24::text[],"
     "    $25::text[])),"
-    // Before the counts, in link order as they are: two batches that write the same new
-    // layout and count the same link take them in the same order.
-    " layouts AS ("
-    "  INSERT INTO responses.facts_layouts (link_uuid, id, question_uuids)"
-    "  SELECT * FROM unnest($27::uuid[], $28::text[], $29::text[]) ON CONFLICT DO NOTHING),"
     " counted AS ("
     "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
     "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted) FROM given"
@@ -67,7 +62,14 @@ constexpr const char* kInsertResponsesSql =
     "    + EXCLUDED.started, completed = link_counts.completed + EXCLUDED.completed)"
     " SELECT 1";
 
-// The layout a completed response's facts name (summary_facts.h), unless already kept.
+// The layouts completed responses' facts name (summary_facts.h), unless already kept. A
+// batch writes them in a statement of their own, committed before its facts: a statement
+// that also counts the batch's links would hold a layout's row while it waits for a count's,
+// which a submission of one response (kSaveResponse) takes in the other order.
+constexpr const char* kInsertFactsLayouts = "responses_insert_facts_layouts";
+constexpr const char* kInsertFactsLayoutsSql =
+    "INSERT INTO responses.facts_layouts (link_uuid, id, question_uuids)"
+    " SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING";
 constexpr const char* kInsertFactsLayout = "responses_insert_facts_layout";
 constexpr const char* kInsertFactsLayoutSql =
     "INSERT INTO responses.facts_layouts (link_uuid, id, question_uuids) VALUES ($1, $2, $3)"
@@ -233,6 +235,7 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.set_variable("statement_timeout", kStatementTimeoutMs);
   c.set_variable("idle_in_transaction_session_timeout", kStatementTimeoutMs);
   c.prepare(kInsertResponses, kInsertResponsesSql);
+  c.prepare(kInsertFactsLayouts, kInsertFactsLayoutsSql);
   c.prepare(kInsertFactsLayout, kInsertFactsLayoutSql);
   c.prepare(kSummaryLayouts, kSummaryLayoutsSql);
   c.prepare(kSelectForUpdate, kSelectForUpdateSql);
@@ -256,8 +259,6 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
       started(E::kBigint), submitted(E::kBigint), facts(E::kText);
   PgArray event_id(E::kUuid), event_type(E::kText), event_workspace(E::kUuid), event_link(E::kUuid),
       event_response(E::kUuid), payload(E::kText), started_event_id(E::kUuid);
-  PgArray layout_link(E::kUuid), layout_id(E::kText), layout_uuids(E::kText);
-  std::set<std::pair<std::string, std::string>> layouts;  // (link, id) given once
   InsightJobArrays jobs;
   for (const auto* r : responses) {
     const auto& stored = r->stored;
@@ -277,12 +278,6 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     search.add(searchTextOf(stored));
     const bool completed = response.submitted_at_micros() != 0;
     facts.add(completed ? summaryFacts(stored.answers, stored.facts_layout.get()) : std::string());
-    if (completed && stored.facts_layout &&
-        layouts.emplace(response.link_uuid(), stored.facts_layout->id()).second) {
-      layout_link.add(response.link_uuid());
-      layout_id.add(stored.facts_layout->id());
-      layout_uuids.add(stored.facts_layout->uuids());
-    }
     started.add(response.started_at_micros());
     if (response.submitted_at_micros() != 0) {
       submitted.add(response.submitted_at_micros());
@@ -308,14 +303,35 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
     }
   }
   pqxx::nontransaction tx(connection_);
-  tx.exec_prepared(
-      kInsertResponses, uuid.param(), workspace.param(), link.param(), session.param(),
-      token_hash.param(), status.param(), email.param(), answers.param(), search.param(),
-      started.param(), submitted.param(), event_id.param(), event_type.param(),
-      event_workspace.param(), event_link.param(), event_response.param(), payload.param(),
-      countShard(), facts.param(), jobs.workspace.param(), jobs.response.param(),
-      jobs.answer.param(), jobs.question.param(), jobs.custom_fields.param(), jobs.text.param(),
-      started_event_id.param(), layout_link.param(), layout_id.param(), layout_uuids.param());
+  insertFactsLayouts(tx, responses);
+  tx.exec_prepared(kInsertResponses, uuid.param(), workspace.param(), link.param(), session.param(),
+                   token_hash.param(), status.param(), email.param(), answers.param(),
+                   search.param(), started.param(), submitted.param(), event_id.param(),
+                   event_type.param(), event_workspace.param(), event_link.param(),
+                   event_response.param(), payload.param(), countShard(), facts.param(),
+                   jobs.workspace.param(), jobs.response.param(), jobs.answer.param(),
+                   jobs.question.param(), jobs.custom_fields.param(), jobs.text.param(),
+                   started_event_id.param());
+}
+
+// The layouts of the batch's completed responses, each once, in order (link, then id).
+void PgResponsesStore::insertFactsLayouts(pqxx::transaction_base& tx,
+                                          const std::vector<const NewResponse*>& responses) {
+  std::map<std::pair<std::string, std::string>, const FactsLayout*> layouts;
+  for (const auto* r : responses) {
+    const auto& layout = r->stored.facts_layout;
+    if (!layout || r->stored.response.submitted_at_micros() == 0) continue;
+    layouts.emplace(std::pair(r->stored.response.link_uuid(), layout->id()), layout.get());
+  }
+  if (layouts.empty()) return;
+  PgArray link(PgArray::Element::kUuid), id(PgArray::Element::kText),
+      uuids(PgArray::Element::kText);
+  for (const auto& [key, layout] : layouts) {
+    link.add(key.first);
+    id.add(key.second);
+    uuids.add(layout->uuids());
+  }
+  tx.exec_prepared(kInsertFactsLayouts, link.param(), id.param(), uuids.param());
 }
 
 bool PgResponsesStore::updateResponse(
@@ -336,6 +352,8 @@ bool PgResponsesStore::updateResponse(
   const std::string submitted = std::to_string(r.submitted_at_micros());
   const FactsLayout* layout = completed ? stored.facts_layout.get() : nullptr;
   const std::string facts = completed ? summaryFacts(stored.answers, layout) : std::string();
+  // Committed with the facts that name it. Batches write theirs in a statement of their own
+  // (kInsertFactsLayouts): no statement holds a count's row while it waits for this one.
   if (layout) tx.exec_prepared(kInsertFactsLayout, r.link_uuid(), layout->id(), layout->uuids());
   InsightJobArrays jobs;
   for (const auto& job : stored.insight_jobs) jobs.add(job);

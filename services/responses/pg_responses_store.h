@@ -41,6 +41,9 @@ class PgResponsesStore final : public ResponsesStore {
   int64_t mergeSearchIndex();
 
  private:
+  static void insertFactsLayouts(pqxx::transaction_base& tx,
+                                 const std::vector<const NewResponse*>& responses);
+
   pqxx::connection& connection_;
 };
 

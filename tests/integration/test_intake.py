@@ -6,9 +6,12 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import subprocess
+import time
 import urllib.parse
 import uuid
 
+import harness
 from harness import ROOT, Workspace, dispatch_paused, expect, intake, redis, sql, sql_json, test
 
 CARDS = [{"id": "c1", "label": "Cat", "media_url": "https://example.com/cat.png", "media_type": "image"},
@@ -251,6 +254,43 @@ def answers_and_events_stay_in_their_rows():
         event = sql(f"SELECT octet_length(payload), pg_column_compression(payload) FROM responses.outbox_events "
                     f"WHERE response_uuid = '{rec['uuid']}'")[0]
         assert event[1] == ("lz4" if int(event[0]) > 8160 else ""), event
+
+
+def facts_layout_id(question_uuids):
+    """FactsLayout's id (services/responses/summary_facts.cc): FNV-1a 64 of the joined uuids."""
+    h = 14695981039346656037
+    for byte in ",".join(question_uuids).encode():
+        h = ((h ^ byte) * 1099511628211) % (1 << 64)
+    return f"{h:016x}"
+
+
+@test
+def a_new_facts_layout_held_by_a_submission_does_not_deadlock_a_batch():
+    """A response submitted step by step writes its link's new facts layout and then counts
+    the link in one transaction; a batch of one-call submissions of that link once counted it
+    first and then waited for the layout, in one statement: a deadlock, one of them refused."""
+    ws = Workspace()
+    link = ws.link(slug="layout", questions=[{"prompt": "C", "type": "text", "field_key": "c"}])
+    uuids = [q["uuid"] for q in link["questions"]]
+    sql(f"INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed) "
+        f"SELECT '{link['uuid']}', s, '{ws.uuid}', 0, 0 FROM generate_series(0, 15) s")
+    # The step-by-step submission's transaction, stopped between its two writes.
+    held = subprocess.Popen(["psql", harness.ENV["DATABASE_URL"], "-X", "-q", "-v", "ON_ERROR_STOP=1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    held.stdin.write(f"BEGIN; INSERT INTO responses.facts_layouts VALUES ('{link['uuid']}', "
+                     f"'{facts_layout_id(uuids)}', '{','.join(uuids)}');\n")
+    held.stdin.flush()
+    time.sleep(0.5)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        submitted = pool.submit(ws.oneshot, "layout", {"c": "held"})
+        time.sleep(1)  # the batch's statement reaches the layout's row
+        held.stdin.write(f"UPDATE responses.link_counts SET started = started WHERE link_uuid = '{link['uuid']}';"
+                         " COMMIT;\n")
+        out, _ = held.communicate(timeout=30)
+        assert held.returncode == 0 and "deadlock" not in out, out
+        expect(submitted.result(timeout=30), 201)
+    facts = sql(f"SELECT facts FROM responses.response_facts WHERE link_uuid = '{link['uuid']}'")
+    assert facts and facts[0][0].startswith("@" + facts_layout_id(uuids)), facts
 
 
 # --- start --------------------------------------------------------------------------------------
