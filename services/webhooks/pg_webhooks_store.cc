@@ -2,6 +2,7 @@
 
 #include <pqxx/pqxx>
 
+#include "common/pg/deadlock_retry.h"
 #include "common/pg/sql_text.h"
 #include "services/webhooks/dispatch_channel.h"
 
@@ -167,20 +168,28 @@ std::vector<v1::Webhook> PgWebhooksStore::listWebhooks(const std::string& worksp
   return out;
 }
 
+// The delete cascades to the webhook's queued sends (webhook, then sends) while the
+// dispatcher's recorder deletes sends and records their deliveries (send, then webhook): a
+// deadlock now and then, which a second try gets past.
 bool PgWebhooksStore::deleteWebhook(const std::string& workspace_uuid,
                                     const std::string& webhook_uuid) {
-  pqxx::work tx(connection_);
-  auto result = tx.exec_prepared(kDeleteWebhook, workspace_uuid, webhook_uuid);
-  tx.commit();
-  return result.affected_rows() > 0;
+  return pg::retryOnDeadlock([&] {
+    pqxx::work tx(connection_);
+    auto result = tx.exec_prepared(kDeleteWebhook, workspace_uuid, webhook_uuid);
+    tx.commit();
+    return result.affected_rows() > 0;
+  });
 }
 
+// Cascades as deleteWebhook does.
 int PgWebhooksStore::removeLinkWebhooks(const std::string& workspace_uuid,
                                         const std::string& link_uuid) {
-  pqxx::work tx(connection_);
-  auto result = tx.exec_prepared(kRemoveLinkWebhooks, workspace_uuid, link_uuid);
-  tx.commit();
-  return static_cast<int>(result.affected_rows());
+  return pg::retryOnDeadlock([&] {
+    pqxx::work tx(connection_);
+    auto result = tx.exec_prepared(kRemoveLinkWebhooks, workspace_uuid, link_uuid);
+    tx.commit();
+    return static_cast<int>(result.affected_rows());
+  });
 }
 
 int64_t PgWebhooksStore::countDeliveries(const std::string& webhook_uuid) {

@@ -8,6 +8,7 @@ import concurrent.futures
 import os
 import subprocess
 import time
+import uuid
 
 import harness
 from harness import (ROOT, ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, test, wait_until,
@@ -222,6 +223,36 @@ def a_dispatcher_with_every_slot_taken_sleeps_though_a_claim_is_wanted():
         finally:
             stack("start-service", "webhooks")
             wait_until(webhooks_ready, 20, "webhooks back")
+
+
+@test
+def deleting_a_webhook_while_its_send_is_recorded_does_not_fail():
+    """The recorder deletes a finished send and then records its delivery (which locks the
+    webhook); deleting the webhook locks it and then its sends. Caught between the two, the
+    delete was PostgreSQL's deadlock victim and answered 500; it is tried again."""
+    ws = Workspace()
+    with _receiver() as rx:
+        hook = _hook(ws, rx.endpoint().url)
+        event = str(uuid.uuid4())
+        sql(f"INSERT INTO webhooks.events (event_id, type, workspace_uuid, payload) "
+            f"VALUES ('{event}', 'response.submitted', '{ws.uuid}', '{{}}')")
+        send = sql(f"INSERT INTO webhooks.pending (webhook_uuid, event_id, due_at) VALUES "
+                   f"('{hook['uuid']}', '{event}', now() + interval '1 hour') RETURNING id")[0][0]
+        recorder = subprocess.Popen(["psql", ENV["DATABASE_URL"], "-X", "-q", "-v", "ON_ERROR_STOP=1"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    text=True)
+        recorder.stdin.write(f"BEGIN; DELETE FROM webhooks.pending WHERE id = {send};\n")
+        recorder.stdin.flush()
+        time.sleep(0.5)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            deleted = pool.submit(ws.call, "DELETE", f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/")
+            time.sleep(0.5)  # the delete waits for the send's row
+            recorder.stdin.write(f"SELECT 1 FROM webhooks.webhooks WHERE uuid = '{hook['uuid']}' FOR KEY SHARE;"
+                                 " COMMIT;\n")
+            out, _ = recorder.communicate(timeout=30)
+            assert recorder.returncode == 0, out
+            expect(deleted.result(timeout=30), 200)
+    assert sql(f"SELECT count(*) FROM webhooks.webhooks WHERE uuid = '{hook['uuid']}'") == [["0"]]
 
 
 @test
