@@ -70,10 +70,6 @@ constexpr const char* kInsertFactsLayouts = "responses_insert_facts_layouts";
 constexpr const char* kInsertFactsLayoutsSql =
     "INSERT INTO responses.facts_layouts (link_uuid, id, question_uuids)"
     " SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING";
-constexpr const char* kInsertFactsLayout = "responses_insert_facts_layout";
-constexpr const char* kInsertFactsLayoutSql =
-    "INSERT INTO responses.facts_layouts (link_uuid, id, question_uuids) VALUES ($1, $2, $3)"
-    " ON CONFLICT DO NOTHING";
 
 constexpr const char* kSelectForUpdate = "responses_select_for_update";
 constexpr const char* kSelectForUpdateSql =
@@ -236,7 +232,6 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.set_variable("idle_in_transaction_session_timeout", kStatementTimeoutMs);
   c.prepare(kInsertResponses, kInsertResponsesSql);
   c.prepare(kInsertFactsLayouts, kInsertFactsLayoutsSql);
-  c.prepare(kInsertFactsLayout, kInsertFactsLayoutSql);
   c.prepare(kSummaryLayouts, kSummaryLayoutsSql);
   c.prepare(kSelectForUpdate, kSelectForUpdateSql);
   c.prepare(kSelectResponse, kSelectResponseSql);
@@ -317,12 +312,17 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
 // The layouts of the batch's completed responses, each once, in order (link, then id).
 void PgResponsesStore::insertFactsLayouts(pqxx::transaction_base& tx,
                                           const std::vector<const NewResponse*>& responses) {
-  std::map<std::pair<std::string, std::string>, const FactsLayout*> layouts;
+  LayoutsToWrite layouts;
   for (const auto* r : responses) {
     const auto& layout = r->stored.facts_layout;
     if (!layout || r->stored.response.submitted_at_micros() == 0) continue;
     layouts.emplace(std::pair(r->stored.response.link_uuid(), layout->id()), layout.get());
   }
+  insertFactsLayouts(tx, layouts);
+}
+
+void PgResponsesStore::insertFactsLayouts(pqxx::transaction_base& tx,
+                                          const LayoutsToWrite& layouts) {
   if (layouts.empty()) return;
   PgArray link(PgArray::Element::kUuid), id(PgArray::Element::kText),
       uuids(PgArray::Element::kText);
@@ -354,7 +354,7 @@ bool PgResponsesStore::updateResponse(
   const std::string facts = completed ? summaryFacts(stored.answers, layout) : std::string();
   // Committed with the facts that name it. Batches write theirs in a statement of their own
   // (kInsertFactsLayouts): no statement holds a count's row while it waits for this one.
-  if (layout) tx.exec_prepared(kInsertFactsLayout, r.link_uuid(), layout->id(), layout->uuids());
+  if (layout) insertFactsLayouts(tx, {{{r.link_uuid(), layout->id()}, layout}});
   InsightJobArrays jobs;
   for (const auto& job : stored.insight_jobs) jobs.add(job);
   tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), r.answers_json(), searchTextOf(stored),

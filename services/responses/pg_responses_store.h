@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <pqxx/connection>
 
 #include "services/responses/responses_store.h"
@@ -41,8 +42,11 @@ class PgResponsesStore final : public ResponsesStore {
   int64_t mergeSearchIndex();
 
  private:
+  // By (link uuid, layout id).
+  using LayoutsToWrite = std::map<std::pair<std::string, std::string>, const FactsLayout*>;
   static void insertFactsLayouts(pqxx::transaction_base& tx,
                                  const std::vector<const NewResponse*>& responses);
+  static void insertFactsLayouts(pqxx::transaction_base& tx, const LayoutsToWrite& layouts);
 
   pqxx::connection& connection_;
 };
