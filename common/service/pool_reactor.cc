@@ -22,6 +22,13 @@ void runOnSession(PgSession& session, const std::function<void(PgSession&)>& bod
     log::warn("postgres_commit_in_doubt", {{"error", e.what()}, {"request_id", request_id}});
     throw ApiError(ErrorCode::kServiceUnavailable,
                    "The database was lost while saving; the change may not have been made.");
+  } catch (const pqxx::transaction_rollback& e) {
+    // A deadlock's victim, or a serialization failure: nothing was made, and the same call
+    // later mostly goes through.
+    log::warn("postgres_transaction_rolled_back",
+              {{"error", e.what()}, {"request_id", request_id}});
+    throw ApiError(ErrorCode::kServiceUnavailable,
+                   "The database undid the change to let another through; retry it.");
   }
 }
 

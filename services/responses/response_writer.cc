@@ -19,6 +19,21 @@ bool completes(const NewResponse& r) {
 
 }  // namespace
 
+namespace {
+
+bool isRolledBack(const std::exception_ptr& error) {
+  if (!error) return false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const pqxx::transaction_rollback&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
 bool isLostConnection(const std::exception_ptr& error) {
   if (!error) return false;
   try {
@@ -184,6 +199,13 @@ void BatchingResponseWriter::drain(PgSession& session) {
     } catch (...) {
       // No connection: nothing was begun or written.
       for (auto& e : errors) e = std::current_exception();
+    }
+    // A batch PostgreSQL undid (a deadlock's victim): nothing of it was written.
+    for (auto& e : errors) {
+      if (isRolledBack(e)) {
+        e = std::make_exception_ptr(
+            ApiError(ErrorCode::kServiceUnavailable, "The database undid the change; retry it."));
+      }
     }
     if (std::any_of(errors.begin(), errors.end(), isLostConnection)) {
       session.reset();  // the next batch reconnects

@@ -31,6 +31,11 @@ TEST_CASE("pool reactor: a connection lost, even while committing, is UNAVAILABL
   CHECK(codeOf([](feedback::PgSession&) {
           throw pqxx::in_doubt_error("Connection lost while committing transaction ''.");
         }) == ErrorCode::kServiceUnavailable);
+  CHECK(codeOf([](feedback::PgSession&) { throw pqxx::deadlock_detected("deadlock detected"); }) ==
+        ErrorCode::kServiceUnavailable);
+  CHECK(codeOf([](feedback::PgSession&) {
+          throw pqxx::serialization_failure("could not serialize access");
+        }) == ErrorCode::kServiceUnavailable);
   CHECK(codeOf([](feedback::PgSession&) { throw ApiError(ErrorCode::kSlugConflict); }) ==
         ErrorCode::kSlugConflict);
   CHECK(codeOf([](feedback::PgSession&) {}) == ErrorCode::kInternalError);
