@@ -86,16 +86,6 @@ std::optional<double> numberIn(std::string_view text) {
   return n;
 }
 
-template <class Map>
-void countIn(Map& counts, std::string_view key) {
-  auto it = counts.find(key);
-  if (it == counts.end()) {
-    counts.emplace(std::string(key), 1);
-  } else {
-    ++it->second;
-  }
-}
-
 // Through the keys counted last: compared byte by byte, not hashed. A map's nodes, keys and
 // counts, stay where they are as it grows.
 template <class Map>
