@@ -40,11 +40,6 @@ namespace {
 // ($3 swapped for $4, webhook_rules.h), made only when a webhook wants it. A payload that does
 // not begin as promised (none does today) gets its type set through jsonb instead, slower but
 // right: one such row must not stop the fan-out of every other.
-// Outbox ids grow with time: the first one is the oldest event, found on the primary key.
-constexpr const char* kOutboxLag = "webhooks_outbox_lag";
-constexpr const char* kOutboxLagSql =
-    "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
-    "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
 // Joins to each outbox row `t` its events `e`, in order: a one-shot row's response.started
 // (NULL event_id for other rows), then the row's own.
 #define WITH_EVENTS_OF_ROW                                                                 \
@@ -239,7 +234,6 @@ void PgDispatchStore::prepareDispatcher(pqxx::connection& c) {
 
 void PgDispatchStore::prepare(pqxx::connection& c) {
   c.prepare(kFanOut, kFanOutSql);
-  c.prepare(kOutboxLag, kOutboxLagSql);
   c.prepare(kClaim, kClaimSql);
   c.prepare(kNextDue, kNextDueSql);
   c.prepare(kRecord, kRecordSql);
@@ -263,7 +257,7 @@ PgDispatchStore::FannedOut PgDispatchStore::fanOut(int limit) {
 
 double PgDispatchStore::outboxLag() {
   pqxx::nontransaction tx(connection_);
-  return std::max(0.0, tx.exec_prepared1(kOutboxLag)[0].as<double>());
+  return std::max(0.0, tx.exec1(kOutboxLagSql)[0].as<double>());
 }
 
 std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy& busy,
