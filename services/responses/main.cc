@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
             "RESPONSE_WRITERS", cores, 1, 64,
             {"connections that write new responses, in batches", "the number of cores"});
         merge_search_index_ms = env.integer(
-            "SEARCH_INDEX_MERGE_MS", 200, 0, 60000,
+            "SEARCH_INDEX_MERGE_MS", 1000, 0, 60000,
             {"how often the search index's pending list is merged on a connection of its "
              "own, so that submissions never wait for a merge (0: submissions merge it as "
              "PostgreSQL does by default); the database user must own the index"});

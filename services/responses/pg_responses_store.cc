@@ -315,10 +315,12 @@ void PgResponsesStore::insertFactsLayouts(pqxx::transaction_base& tx,
   LayoutsToWrite layouts;
   for (const auto* r : responses) {
     const auto& layout = r->stored.facts_layout;
-    if (!layout || r->stored.response.submitted_at_micros() == 0) continue;
+    if (!layout || layout->written() || r->stored.response.submitted_at_micros() == 0) continue;
     layouts.emplace(std::pair(r->stored.response.link_uuid(), layout->id()), layout.get());
   }
   insertFactsLayouts(tx, layouts);
+  // Autocommitted: the rows are there for good.
+  for (const auto& [key, layout] : layouts) layout->markWritten();
 }
 
 void PgResponsesStore::insertFactsLayouts(pqxx::transaction_base& tx,
@@ -354,7 +356,9 @@ bool PgResponsesStore::updateResponse(
   const std::string facts = completed ? summaryFacts(stored.answers, layout) : std::string();
   // Committed with the facts that name it. Batches write theirs in a statement of their own
   // (kInsertFactsLayouts): no statement holds a count's row while it waits for this one.
-  if (layout) insertFactsLayouts(tx, {{{r.link_uuid(), layout->id()}, layout}});
+  if (layout && !layout->written()) {
+    insertFactsLayouts(tx, {{{r.link_uuid(), layout->id()}, layout}});
+  }
   InsightJobArrays jobs;
   for (const auto& job : stored.insight_jobs) jobs.add(job);
   tx.exec_prepared(kSaveResponse, r.uuid(), r.status(), r.answers_json(), searchTextOf(stored),
@@ -364,6 +368,7 @@ bool PgResponsesStore::updateResponse(
                    jobs.answer.param(), jobs.question.param(), jobs.custom_fields.param(),
                    jobs.text.param());
   tx.commit();
+  if (layout) layout->markWritten();
   return true;
 }
 

@@ -28,6 +28,7 @@
 //   x  consent                        nothing: accepted
 //   a  any other type                 nothing: answered, no statistic
 
+#include <atomic>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -56,11 +57,18 @@ class FactsLayout {
   // The uuids, comma-separated: what facts_layouts keeps.
   const std::string& uuids() const { return uuids_; }
   std::optional<std::size_t> position(std::string_view question_uuid) const;
+  // Whether its row in facts_layouts is known committed. Set by the store once it is, so that
+  // a form's later batches (the form and its layout are kept per link version) do not write
+  // it again: a statement per batch, 3% of the service's CPU under "W4, 32 types". Rows of
+  // facts_layouts are never deleted.
+  bool written() const { return written_.load(std::memory_order_relaxed); }
+  void markWritten() const { written_.store(true, std::memory_order_relaxed); }
 
  private:
   std::string id_;
   std::string uuids_;
   std::unordered_map<std::string, std::size_t> positions_;
+  mutable std::atomic<bool> written_{false};
 };
 
 // The facts of a completed response's answers; with `layout`, in its form (above).
