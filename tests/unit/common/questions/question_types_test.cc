@@ -89,3 +89,16 @@ TEST_CASE("question types: the facts the summary and the evaluator read", "[ques
   choice.response_type = "multiple_choice";
   CHECK_FALSE(q::isEvaluated(choice));
 }
+
+TEST_CASE("question types: each is found by its name, and nothing else is", "[questions]") {
+  for (const auto& type : q::questionTypes()) {
+    INFO(type.name);
+    CHECK(q::findQuestionType(type.name) == &type);
+    CHECK(q::findQuestionType(std::string(type.name) + "s") == nullptr);
+    CHECK(q::findQuestionType(type.name.substr(0, type.name.size() - 1)) == nullptr);
+  }
+  for (const char* name : {"", "Text", "TEXT", "voice ", "rating\n", "unknown_type"}) {
+    INFO(name);
+    CHECK(q::findQuestionType(name) == nullptr);
+  }
+}
