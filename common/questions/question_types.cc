@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 
+#include "common/core/text_map.h"
+
 namespace feedback::questions {
 
 namespace {
@@ -34,8 +36,7 @@ class TypeIndex {
   static constexpr std::size_t kSlots = 4 * std::bit_ceil(kQuestionTypeCount);
   static constexpr std::size_t kMask = kSlots - 1;
   static std::size_t hash(std::string_view name) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+    const std::uint64_t h = fnv1a64(name);
     return static_cast<std::size_t>(h ^ (h >> 32));
   }
   std::array<const QuestionType*, kSlots> slots_{};

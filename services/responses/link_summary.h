@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/core/text_map.h"
 #include "common/questions/question_types.h"
 
 namespace feedback {
@@ -58,14 +59,6 @@ class LinkSummary {
   std::string json(const std::string& link_uuid, int64_t started) const;
 
  private:
-  // Lookups by the facts' text without a copy of it.
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  template <class V>
-  using TextMap = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
-
  public:
   // The last keys a count of facts' text met, with their counts: most facts repeat a few
   // options or topics, which are then found without hashing them. Not copied with the counts

@@ -63,15 +63,14 @@ FactsLayout::FactsLayout(const std::vector<std::string>& question_uuids) {
     uuids_ += question_uuids[i];
     positions_.emplace(question_uuids[i], i);
   }
-  // FNV-1a, 64 bits: a link has a handful of layouts, told apart within the link.
-  uint64_t hash = 14695981039346656037ULL;
-  for (unsigned char c : uuids_) hash = (hash ^ c) * 1099511628211ULL;
+  // A link has a handful of layouts, told apart within the link.
+  const uint64_t hash = fnv1a64(uuids_);
   static constexpr char kHex[] = "0123456789abcdef";
   for (int shift = 60; shift >= 0; shift -= 4) id_ += kHex[(hash >> shift) & 0xf];
 }
 
 std::optional<std::size_t> FactsLayout::position(std::string_view question_uuid) const {
-  auto it = positions_.find(std::string(question_uuid));
+  auto it = positions_.find(question_uuid);
   if (it == positions_.end()) return std::nullopt;
   return it->second;
 }

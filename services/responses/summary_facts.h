@@ -33,9 +33,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "common/core/text_map.h"
 #include "feedback/responses/v1/responses.pb.h"
 
 namespace feedback::responses {
@@ -67,7 +67,7 @@ class FactsLayout {
  private:
   std::string id_;
   std::string uuids_;
-  std::unordered_map<std::string, std::size_t> positions_;
+  TextMap<std::size_t> positions_;
   mutable std::atomic<bool> written_{false};
 };
 

@@ -9,7 +9,8 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
+
+#include "common/core/text_map.h"
 
 namespace feedback::responses::evaluation {
 
@@ -36,11 +37,7 @@ class SentimentAnalyzer {
   const double* valence(std::string_view token) const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, double, Hash, std::equal_to<>> lexicon_;
+  TextMap<double> lexicon_;
 };
 
 }  // namespace feedback::responses::evaluation
