@@ -7,28 +7,64 @@
 
 namespace feedback::service {
 
+std::optional<DatabaseFailure> databaseFailureOf(const std::exception& error) {
+  // in_doubt_error first: PostgreSQL went away during COMMIT (found by scripts/chaos,
+  // restarting it under load).
+  if (dynamic_cast<const pqxx::in_doubt_error*>(&error)) return DatabaseFailure::kCommitInDoubt;
+  if (dynamic_cast<const pqxx::broken_connection*>(&error)) {
+    return DatabaseFailure::kConnectionLost;
+  }
+  if (dynamic_cast<const pqxx::transaction_rollback*>(&error)) return DatabaseFailure::kRolledBack;
+  return std::nullopt;
+}
+
+std::optional<DatabaseFailure> databaseFailureOf(const std::exception_ptr& error) {
+  if (!error) return std::nullopt;
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return databaseFailureOf(e);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+// By DatabaseFailure, in its order: the event logged, and the message answered.
+struct FailureText {
+  const char* log_event;
+  const char* message;
+};
+constexpr FailureText kFailureTexts[] = {
+    {"postgres_connection_lost", "The database is unavailable."},
+    {"postgres_commit_in_doubt",
+     "The database was lost while saving; the change may not have been made."},
+    // The same call later mostly goes through, the other side having finished.
+    {"postgres_transaction_rolled_back",
+     "The database undid the change to let another through; retry it."},
+};
+
+const FailureText& textOf(DatabaseFailure failure) {
+  return kFailureTexts[static_cast<std::size_t>(failure)];
+}
+
+}  // namespace
+
+ApiError apiErrorFor(DatabaseFailure failure) {
+  return ApiError(ErrorCode::kServiceUnavailable, textOf(failure).message);
+}
+
 void runOnSession(PgSession& session, const std::function<void(PgSession&)>& body,
                   std::string_view request_id) {
   try {
     body(session);
-  } catch (const pqxx::broken_connection& e) {
-    session.reset();  // the next call on this worker reconnects
-    log::warn("postgres_connection_lost", {{"error", e.what()}, {"request_id", request_id}});
-    throw ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable.");
-  } catch (const pqxx::in_doubt_error& e) {
-    // PostgreSQL went away during COMMIT (found by scripts/chaos, restarting it under load):
-    // the change may or may not have been made, which is what a 503 lets the caller assume.
-    session.reset();
-    log::warn("postgres_commit_in_doubt", {{"error", e.what()}, {"request_id", request_id}});
-    throw ApiError(ErrorCode::kServiceUnavailable,
-                   "The database was lost while saving; the change may not have been made.");
-  } catch (const pqxx::transaction_rollback& e) {
-    // A deadlock's victim, or a serialization failure: nothing was made, and the same call
-    // later mostly goes through.
-    log::warn("postgres_transaction_rolled_back",
-              {{"error", e.what()}, {"request_id", request_id}});
-    throw ApiError(ErrorCode::kServiceUnavailable,
-                   "The database undid the change to let another through; retry it.");
+  } catch (const std::exception& e) {
+    const auto failure = databaseFailureOf(e);
+    if (!failure) throw;
+    if (*failure != DatabaseFailure::kRolledBack) session.reset();  // the next call reconnects
+    log::warn(textOf(*failure).log_event, {{"error", e.what()}, {"request_id", request_id}});
+    throw apiErrorFor(*failure);
   }
 }
 

@@ -4,10 +4,13 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <exception>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include "common/core/counters.h"
+#include "common/core/errors.h"
 #include "common/pg/pg_pool.h"
 #include "common/service/call_meter.h"
 
@@ -32,9 +35,21 @@ class UnaryCall {
   CallMeter meter_;
 };
 
-// Runs `body` on a pool worker's session, the database's failures made the contract's: a lost
-// connection, or one lost while committing (the change may or may not have been made), is
-// ApiError(kServiceUnavailable), and the session reconnects on its next job.
+// A failure of PostgreSQL after which the caller may try again: the contract's 503.
+enum class DatabaseFailure {
+  kConnectionLost,  // the session must reconnect
+  kCommitInDoubt,   // lost while committing: the change may or may not have been made
+  kRolledBack,      // a deadlock's victim or a serialization failure: nothing was made
+};
+// The failure `error` is; nullopt for any other error.
+std::optional<DatabaseFailure> databaseFailureOf(const std::exception& error);
+std::optional<DatabaseFailure> databaseFailureOf(const std::exception_ptr& error);
+// What a call answers for it: ApiError(kServiceUnavailable) with the failure's message.
+ApiError apiErrorFor(DatabaseFailure failure);
+
+// Runs `body` on a pool worker's session, the database's failures made the contract's
+// (databaseFailureOf, apiErrorFor), logged; after a lost connection the session reconnects on
+// its next job.
 void runOnSession(PgSession& session, const std::function<void(PgSession&)>& body,
                   std::string_view request_id);
 

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <map>
-#include <pqxx/except>
 #include <set>
 
 #include "common/core/errors.h"
 #include "common/core/log.h"
 #include "common/core/time.h"
+#include "common/service/pool_reactor.h"
 #include "services/responses/pg_responses_store.h"
 
 namespace feedback::responses {
@@ -19,32 +19,9 @@ bool completes(const NewResponse& r) {
 
 }  // namespace
 
-namespace {
-
-bool isRolledBack(const std::exception_ptr& error) {
-  if (!error) return false;
-  try {
-    std::rethrow_exception(error);
-  } catch (const pqxx::transaction_rollback&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-}  // namespace
-
 bool isLostConnection(const std::exception_ptr& error) {
-  if (!error) return false;
-  try {
-    std::rethrow_exception(error);
-  } catch (const pqxx::broken_connection&) {
-    return true;
-  } catch (const pqxx::in_doubt_error&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
+  const auto failure = service::databaseFailureOf(error);
+  return failure && *failure != service::DatabaseFailure::kRolledBack;
 }
 
 void writeBatch(ResponsesStore& store, LinkCounts& counts,
@@ -200,21 +177,19 @@ void BatchingResponseWriter::drain(PgSession& session) {
       // No connection: nothing was begun or written.
       for (auto& e : errors) e = std::current_exception();
     }
-    // A batch PostgreSQL undid (a deadlock's victim): nothing of it was written.
+    // The database's failures made the contract's, as for every other call (runOnSession): a
+    // batch PostgreSQL undid (a deadlock's victim) wrote nothing; after a lost connection the
+    // next batch reconnects.
+    bool lost = false;
     for (auto& e : errors) {
-      if (isRolledBack(e)) {
-        e = std::make_exception_ptr(
-            ApiError(ErrorCode::kServiceUnavailable, "The database undid the change; retry it."));
+      if (const auto failure = service::databaseFailureOf(e)) {
+        lost |= *failure != service::DatabaseFailure::kRolledBack;
+        e = std::make_exception_ptr(service::apiErrorFor(*failure));
       }
     }
-    if (std::any_of(errors.begin(), errors.end(), isLostConnection)) {
-      session.reset();  // the next batch reconnects
+    if (lost) {
+      session.reset();
       log::warn("postgres_connection_lost", {{"writer", "responses"}});
-      const auto unavailable = std::make_exception_ptr(
-          ApiError(ErrorCode::kServiceUnavailable, "The database is unavailable."));
-      for (auto& e : errors) {
-        if (isLostConnection(e)) e = unavailable;
-      }
     }
     for (std::size_t i = 0; i < taken.size(); ++i) taken[i]->done(errors[i]);
   }

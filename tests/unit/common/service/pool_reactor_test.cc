@@ -40,3 +40,26 @@ TEST_CASE("pool reactor: a connection lost, even while committing, is UNAVAILABL
         ErrorCode::kSlugConflict);
   CHECK(codeOf([](feedback::PgSession&) {}) == ErrorCode::kInternalError);
 }
+
+// The one mapping of PostgreSQL's failures: runOnSession and the responses' batch writer both
+// use it.
+TEST_CASE("pool reactor: each failure the caller may retry is told apart, nothing else is",
+          "[service]") {
+  using feedback::service::DatabaseFailure;
+  using feedback::service::databaseFailureOf;
+  auto of = [](auto error) { return databaseFailureOf(std::make_exception_ptr(error)); };
+  CHECK(of(pqxx::broken_connection("gone")) == DatabaseFailure::kConnectionLost);
+  CHECK(of(pqxx::in_doubt_error("lost while committing")) == DatabaseFailure::kCommitInDoubt);
+  CHECK(of(pqxx::deadlock_detected("deadlock detected")) == DatabaseFailure::kRolledBack);
+  CHECK(of(pqxx::serialization_failure("could not serialize")) == DatabaseFailure::kRolledBack);
+  CHECK_FALSE(of(pqxx::unique_violation("duplicate key")));
+  CHECK_FALSE(of(ApiError(ErrorCode::kSlugConflict)));
+  CHECK_FALSE(of(std::runtime_error("other")));
+  CHECK_FALSE(databaseFailureOf(std::exception_ptr()));
+  for (auto failure : {DatabaseFailure::kConnectionLost, DatabaseFailure::kCommitInDoubt,
+                       DatabaseFailure::kRolledBack}) {
+    const ApiError error = feedback::service::apiErrorFor(failure);
+    CHECK(error.code() == ErrorCode::kServiceUnavailable);
+    CHECK(std::string(error.what()).size() > 10);
+  }
+}
