@@ -28,9 +28,9 @@ struct InsightJob {
   std::string text;                // what is judged (answer_evaluation.h, answerText)
 };
 
-// A response as stored: the record the API shows plus what only the service sees.
-class FactsLayout;
+class FactsLayout;  // summary_facts.h
 
+// A response as stored: the record the API shows plus what only the service sees.
 struct StoredResponse {
   // Its answers_json is the text of `answers`.
   feedback::responses::v1::Response response;

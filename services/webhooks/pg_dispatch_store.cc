@@ -250,7 +250,7 @@ PgDispatchStore::FannedOut PgDispatchStore::fanOut(int limit) {
       tx.exec_prepared1(kFanOut, limit, std::string(kResponseStarted),
                         std::string(kSubmittedPayloadPrefix), std::string(kStartedPayloadPrefix));
   // Delivered at the commit, to this dispatcher too: whoever has room claims the sends.
-  if (row[2].as<int>() > 0) tx.exec(std::string("NOTIFY ") + kPendingChannel);
+  if (row[2].as<int>() > 0) notifyPending(tx);
   tx.commit();
   return {row[0].as<int>(), row[1].as<int>(), row[2].as<int>()};
 }

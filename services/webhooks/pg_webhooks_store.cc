@@ -239,7 +239,7 @@ void PgWebhooksStore::queue(const std::string& webhook_uuid, const std::string& 
   pqxx::work tx(connection_);
   tx.exec_prepared(kQueueEvent, webhook_uuid, event.event_id, event.type, workspace_uuid,
                    sql::nullIfEmpty(event.link_uuid), event.payload, event.test, event.redelivery);
-  tx.exec("NOTIFY " + std::string(kPendingChannel));
+  notifyPending(tx);
   tx.commit();
 }
 
