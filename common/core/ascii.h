@@ -20,6 +20,10 @@ inline std::string_view trim(std::string_view text,
   return text.substr(first, text.find_last_not_of(whitespace) - first + 1);
 }
 
+inline constexpr bool isAsciiDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
 inline constexpr char asciiLower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }

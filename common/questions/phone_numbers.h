@@ -19,4 +19,13 @@ std::string countryCodeOf(std::string_view code);
 // number of its country, or has an extension (which E.164 cannot hold).
 std::optional<std::string> e164Number(std::string_view typed, std::string_view default_country);
 
+// The two ways e164Number takes, apart for the tests that hold them to each other:
+// libphonenumber's Parse, and, for a number typed with digits and separators only that Parse
+// would only strip of its separators, the number built from its digits (nullopt when the
+// shortcut does not apply or gives no valid number). Both validate with libphonenumber.
+std::optional<std::string> e164NumberByParse(std::string_view typed,
+                                             std::string_view default_country);
+std::optional<std::string> e164NumberWithoutParse(std::string_view typed,
+                                                  std::string_view default_country);
+
 }  // namespace feedback::questions
