@@ -71,4 +71,11 @@ std::string jsonText(const boost::json::value& value) {
   return out;
 }
 
+std::optional<std::string_view> unescapedJsonString(std::string_view json) {
+  if (json.size() < 2 || json.front() != '"' || json.back() != '"') return std::nullopt;
+  const std::string_view text = json.substr(1, json.size() - 2);
+  if (text.find_first_of("\\\"") != std::string_view::npos) return std::nullopt;
+  return text;
+}
+
 }  // namespace feedback

@@ -4,7 +4,9 @@
 // reads back as the same number.
 
 #include <boost/json/value.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace feedback {
 
@@ -13,5 +15,10 @@ std::string jsonText(const boost::json::value& value);
 // True when `value` holds a number no JSON text can (Boost.JSON reads "1e400" as infinity):
 // written back it would read as something else. Every parse of outside JSON refuses it.
 bool holdsNonFinite(const boost::json::value& value);
+
+// The text of `json` when it is a string literal without escapes (`"abc"` -> `abc`), read
+// without a parse; nullopt for anything else (other values, escapes), which takes a parse.
+// For JSON this process wrote: it does not check what a parser would refuse.
+std::optional<std::string_view> unescapedJsonString(std::string_view json);
 
 }  // namespace feedback

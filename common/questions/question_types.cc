@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 
+#include "common/core/json_text.h"
 #include "common/core/text_map.h"
 
 namespace feedback::questions {
@@ -97,6 +98,19 @@ void forEachText(std::string_view response_type, const boost::json::value& value
     case TextForm::kNone:
       return;
   }
+}
+
+void forEachTextOfJson(std::string_view response_type, std::string_view value_json,
+                       const std::function<void(std::string_view)>& each) {
+  const TextForm form = textFormOf(response_type);
+  if (value_json.empty() || form == TextForm::kNone || form == TextForm::kUnset) return;
+  if (form == TextForm::kStrings) {
+    if (auto text = unescapedJsonString(value_json)) {
+      each(*text);
+      return;
+    }
+  }
+  forEachText(response_type, boost::json::parse(value_json), each);
 }
 
 std::optional<double> numericValue(const boost::json::value& value) {

@@ -205,6 +205,10 @@ TextForm textFormOf(std::string_view name);
 // Calls `each` with every text of an answer's value as its type's TextForm reads it (search).
 void forEachText(std::string_view response_type, const boost::json::value& value,
                  const std::function<void(std::string_view)>& each);
+// The same of a value as stored (its JSON text), parsed only when its type reads text from it
+// and it is more than a string without escapes.
+void forEachTextOfJson(std::string_view response_type, std::string_view value_json,
+                       const std::function<void(std::string_view)>& each);
 
 // The configured value of `key`, or the table's default for it; nullptr when neither exists.
 // `question.response_type` must be in the table.

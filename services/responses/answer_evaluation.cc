@@ -4,6 +4,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
+#include "common/core/json_text.h"
 #include "common/questions/evaluation_rules.h"
 
 namespace feedback::responses {
@@ -12,9 +13,13 @@ namespace rv1 = feedback::responses::v1;
 
 std::string answerText(const rv1::Answer& answer) {
   std::string text;
-  if (!answer.value_json().empty()) {
+  const std::string_view json = answer.value_json();
+  if (auto plain = unescapedJsonString(json)) {
+    text = *plain;
+  } else if (!json.empty() && json.front() == '"') {
+    // A string with escapes; a value of another kind has no text.
     boost::system::error_code ec;
-    auto value = boost::json::parse(answer.value_json(), ec);
+    auto value = boost::json::parse(json, ec);
     if (!ec && value.is_string()) text = value.get_string();
   }
   if (text.empty() && answer.has_transcription()) text = answer.transcription();

@@ -213,10 +213,8 @@ std::string searchTextOf(const StoredResponse& stored) {
   std::string out;
   appendSearchable(out, stored.response.respondent_email());
   for (const auto& a : stored.answers) {
-    if (!a.value_json().empty()) {
-      questions::forEachText(a.response_type(), boost::json::parse(a.value_json()),
-                             [&out](std::string_view text) { appendSearchable(out, text); });
-    }
+    questions::forEachTextOfJson(a.response_type(), a.value_json(),
+                                 [&out](std::string_view text) { appendSearchable(out, text); });
     if (a.has_transcription()) appendSearchable(out, a.transcription());
     for (const auto& f : a.follow_ups()) appendSearchable(out, f.value());
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/core/counters.h"
+#include "common/grpc/arena_messages.h"
 #include "common/pg/pg_pool.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
 #include "services/responses/responses_service.h"
@@ -13,7 +14,9 @@ namespace feedback::responses {
 class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
  public:
   ResponsesGrpc(ResponsesService& service, ResponseWriter& writer, PgPool& pool, Counters& counters)
-      : service_(service), writer_(writer), pool_(pool), counters_(counters) {}
+      : service_(service), writer_(writer), pool_(pool), counters_(counters) {
+    SetMessageAllocatorFor_CreateCompletedResponses(&completed_messages_);
+  }
 
   grpc::ServerUnaryReactor* StartResponse(grpc::CallbackServerContext* context,
                                           const v1::StartResponseRequest* request,
@@ -48,6 +51,9 @@ class ResponsesGrpc final : public v1::ResponsesService::CallbackService {
   ResponseWriter& writer_;
   PgPool& pool_;
   Counters& counters_;
+  // The one-shot submits' batches: the gateway's hot path into this service.
+  grpckit::ArenaMessages<v1::CreateCompletedResponsesRequest, v1::CreateCompletedResponsesResponse>
+      completed_messages_;
 };
 
 }  // namespace feedback::responses

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "common/questions/evaluation_rules.h"
 
@@ -101,4 +102,24 @@ TEST_CASE("question types: each is found by its name, and nothing else is", "[qu
     INFO(name);
     CHECK(q::findQuestionType(name) == nullptr);
   }
+}
+
+TEST_CASE("question types: the texts of a stored value, parsed only when they must be",
+          "[questions]") {
+  auto texts = [](std::string_view type, std::string_view json) {
+    std::vector<std::string> out;
+    feedback::questions::forEachTextOfJson(type, json,
+                                           [&](std::string_view t) { out.emplace_back(t); });
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(texts("text", R"("Typed")") == V{"Typed"});
+  CHECK(texts("text", R"("say \"hi\"")") == V{"say \"hi\""});
+  CHECK(texts("multiple_choice", R"(["Forms","Voice"])") == V{"Forms", "Voice"});
+  CHECK(texts("address", R"({"city":"London","country":"GB"})") == V{"London", "GB"});
+  CHECK(texts("number", "7").empty());
+  CHECK(texts("text", "").empty());
+  // A type with no text is not parsed at all: not even JSON it could not read.
+  CHECK(texts("number", "not json").empty());
+  CHECK_THROWS(texts("text", "not json"));
 }
