@@ -46,6 +46,9 @@ class JsonWriter {
       out_ += "null";
       return *this;
     }
+    // -0 is written 0, as people write it: "-0" reads back as the integer 0 (Boost.JSON), so
+    // a value written again after a read would change (a model's -0.0 sentiment_score did).
+    if (value == 0) value = 0;
     char buffer[32];
     auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     out_.append(buffer, result.ptr);

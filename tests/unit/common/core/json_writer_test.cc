@@ -59,6 +59,9 @@ TEST_CASE("json text: values written back compactly, numbers as people write the
         R"({"a":[1,2.5,-0.1,1e+300,18446744073709551615],"b":null,"c":"\u0000x"})");
   CHECK(text("true") == "true");
   CHECK(text("8.0") == "8");
+  // Negative zero is written 0: "-0" would read back as the integer 0 and then write "0".
+  CHECK(text("-0.0") == "0");
+  CHECK(text(text("-0.0").c_str()) == text("-0.0"));
 }
 
 // Strings from outside that were never checked (a Host header, a file name) must not make the
