@@ -75,6 +75,14 @@ constexpr std::array<std::string_view, 176> kStopWords = {
     "still",
 };
 
+// Sorted at compile time for a binary search: isStopWord runs for every word of every
+// evaluated answer, and a scan of 176 words was a third of keyPhrases's time.
+constexpr auto kSortedStopWords = [] {
+  auto words = kStopWords;
+  std::sort(words.begin(), words.end());
+  return words;
+}();
+
 }  // namespace
 
 bool isAsciiPunctuation(char c) {
@@ -241,7 +249,7 @@ std::vector<Sentence> sentences(std::string_view text) {
 }
 
 bool isStopWord(std::string_view lower_word) {
-  return std::find(kStopWords.begin(), kStopWords.end(), lower_word) != kStopWords.end();
+  return std::binary_search(kSortedStopWords.begin(), kSortedStopWords.end(), lower_word);
 }
 
 std::string stem(std::string_view lower_word) {

@@ -53,6 +53,11 @@ TEST_CASE("text units: words, sentences, stems, clipping", "[evaluation]") {
   const auto cut = clip("one two three four five six", 12);
   CHECK(feedback::questions::characterCount(cut) <= 12);
   CHECK(cut == "one two…");
+  // Stop words, the last ones of the list as well as the first (it is searched sorted).
+  for (const char* word : {"a", "yourselves", "lot", "still", "way", "you're"}) {
+    CHECK(isStopWord(word));
+  }
+  for (const char* word : {"delivery", "", "stills", "zzz", "A"}) CHECK_FALSE(isStopWord(word));
 }
 
 TEST_CASE("key phrases: RAKE scores longer content runs first, at most the limit", "[evaluation]") {
