@@ -229,6 +229,13 @@ void PgDispatchStore::prepareDispatcher(pqxx::connection& c) {
   // The queue's size swings from empty to a backlog within seconds: a generic plan made
   // while it was small (seq scans, hash joins) melts down once it is not. Plan each call.
   session.exec("SET plan_cache_mode TO force_custom_plan");
+  // Every statement here probes indexes (the rules above); none is to read a queue's heap.
+  // Once a backlog has been drained and vacuumed under load, the outbox's statistics say it
+  // holds a few rows while its heap keeps the backlog's pages (the newest events stop a
+  // truncation): a read of the heap and a walk of the primary key are then costed alike, as
+  // reading every page, and the planner took the heap, a whole 900 MB outbox read at every
+  // fan-out. A table with no usable index is still read whole: this only tips the balance.
+  session.exec("SET enable_seqscan TO off");
   prepare(c);
 }
 
