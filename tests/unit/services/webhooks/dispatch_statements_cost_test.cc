@@ -163,6 +163,14 @@ Pages measure(pqxx::connection& c) {
   return p;
 }
 
+// A dispatcher's connection whose statements fail rather than hang, to an outbox that only
+// the test vacuums.
+void prepareWithOutboxUnvacuumed(pqxx::connection& c) {
+  PgDispatchStore::prepareDispatcher(c);
+  exec(c, "SET statement_timeout = '20s'");
+  exec(c, "ALTER TABLE responses.outbox_events SET (autovacuum_enabled = false)");
+}
+
 }  // namespace
 
 TEST_CASE("dispatch statements: pages read do not grow with the backlog", "[.pg]") {
@@ -221,9 +229,7 @@ TEST_CASE(
     "[.pg]") {
   webhooks_test::ScratchDatabase db("dispatch_lag");
   pqxx::connection c(db.url());
-  PgDispatchStore::prepareDispatcher(c);
-  exec(c, "SET statement_timeout = '20s'");
-  exec(c, "ALTER TABLE responses.outbox_events SET (autovacuum_enabled = false)");
+  prepareWithOutboxUnvacuumed(c);
   // As a dispatcher starts: the outbox drained, autovacuum has left it at no pages.
   exec(c, "VACUUM ANALYZE responses.outbox_events");
   PgDispatchStore store(c);
@@ -246,9 +252,7 @@ TEST_CASE(
     "[.pg]") {
   webhooks_test::ScratchDatabase db("dispatch_drained");
   pqxx::connection c(db.url());
-  PgDispatchStore::prepareDispatcher(c);
-  exec(c, "SET statement_timeout = '20s'");
-  exec(c, "ALTER TABLE responses.outbox_events SET (autovacuum_enabled = false)");
+  prepareWithOutboxUnvacuumed(c);
   Queues queues;
   queues.createWebhook(c);
   // A burst fanned out, then vacuumed and analysed as autovacuum does while submissions go on:
