@@ -24,6 +24,14 @@ inline constexpr bool isAsciiDigit(char c) {
   return c >= '0' && c <= '9';
 }
 
+// Whether every byte of `text` is 0-9 (true for empty text).
+inline constexpr bool allAsciiDigits(std::string_view text) {
+  for (char c : text) {
+    if (!isAsciiDigit(c)) return false;
+  }
+  return true;
+}
+
 inline constexpr char asciiLower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }

@@ -63,12 +63,9 @@ namespace {
 // Far beyond any retry schedule, and small enough that callers can convert it to any unit.
 constexpr std::int64_t kMaxRetryAfter = std::numeric_limits<std::int32_t>::max();
 
+// A number's digits: at least one.
 bool allDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
+  return !s.empty() && allAsciiDigits(s);
 }
 
 int number(std::string_view digits) {

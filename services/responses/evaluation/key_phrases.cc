@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "common/core/ascii.h"
 #include "common/questions/answer_rules.h"
 #include "services/responses/evaluation/text_units.h"
 
@@ -12,13 +13,9 @@ namespace {
 
 constexpr std::size_t kMaxPhraseWords = 3;
 
-bool allDigits(const std::string& word) {
-  return std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 bool isTopic(const std::vector<std::string>& phrase) {
   if (phrase.empty() || phrase.size() > kMaxPhraseWords) return false;
-  if (std::all_of(phrase.begin(), phrase.end(), allDigits)) return false;
+  if (std::all_of(phrase.begin(), phrase.end(), allAsciiDigits)) return false;
   return phrase.size() > 1 || questions::characterCount(phrase[0]) >= 3;
 }
 
