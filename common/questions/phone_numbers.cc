@@ -63,10 +63,6 @@ struct Prefixes {
   bool plain = false;
 };
 
-bool allDigits(std::string_view text) {
-  return text.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
 class ParsePrefixes {
  public:
   ParsePrefixes() {
@@ -80,7 +76,8 @@ class ParsePrefixes {
     for (const PhoneMetadata& metadata : collection.metadata()) {
       Prefixes prefixes{metadata.country_code(), std::to_string(metadata.country_code()),
                         metadata.national_prefix_for_parsing(), metadata.international_prefix()};
-      prefixes.plain = allDigits(prefixes.national) && allDigits(prefixes.international) &&
+      prefixes.plain = allAsciiDigits(prefixes.national) &&
+                       allAsciiDigits(prefixes.international) &&
                        !metadata.has_national_prefix_transform_rule();
       std::string main_region;
       util.GetRegionCodeForCountryCode(metadata.country_code(), &main_region);
@@ -189,7 +186,32 @@ std::optional<PhoneNumber> parsedWithoutParse(const PhoneNumberUtil& util, std::
 
 std::string defaultRegion(std::string_view default_country) {
   // "ZZ" is libphonenumber's unknown region: only international numbers parse.
-  return isCountryCode(default_country) ? countryCodeOf(default_country) : std::string("ZZ");
+  std::string code = countryCodeOf(default_country);
+  return code.size() == 2 && countryCodes().count(code) > 0 ? code : std::string("ZZ");
+}
+
+bool mayBeNumber(std::string_view typed) {
+  return !typed.empty() && typed.size() <= kMaxTypedLength;
+}
+
+std::optional<std::string> byParse(const PhoneNumberUtil& util, std::string_view typed,
+                                   const std::string& region) {
+  PhoneNumber number;
+  if (util.Parse(std::string(typed), region, &number) != PhoneNumberUtil::NO_PARSING_ERROR) {
+    return std::nullopt;
+  }
+  // E.164 has no extension: a number typed with one would be stored without it.
+  if (number.has_extension() || !isValidNumber(util, number)) return std::nullopt;
+  std::string out;
+  util.Format(number, PhoneNumberUtil::E164, &out);
+  return out;
+}
+
+std::optional<std::string> withoutParse(const PhoneNumberUtil& util, std::string_view typed,
+                                        const std::string& region) {
+  auto number = parsedWithoutParse(util, typed, region);
+  if (!number || !isValidNumber(util, *number)) return std::nullopt;
+  return "+" + std::to_string(number->country_code()) + std::to_string(number->national_number());
 }
 
 }  // namespace
@@ -204,34 +226,24 @@ bool isCountryCode(std::string_view code) {
 
 std::optional<std::string> e164NumberByParse(std::string_view typed,
                                              std::string_view default_country) {
-  if (typed.empty() || typed.size() > kMaxTypedLength) return std::nullopt;
-  const PhoneNumberUtil& util = *PhoneNumberUtil::GetInstance();
-  PhoneNumber number;
-  if (util.Parse(std::string(typed), defaultRegion(default_country), &number) !=
-      PhoneNumberUtil::NO_PARSING_ERROR) {
-    return std::nullopt;
-  }
-  // E.164 has no extension: a number typed with one would be stored without it.
-  if (number.has_extension() || !isValidNumber(util, number)) return std::nullopt;
-  std::string out;
-  util.Format(number, PhoneNumberUtil::E164, &out);
-  return out;
+  if (!mayBeNumber(typed)) return std::nullopt;
+  return byParse(*PhoneNumberUtil::GetInstance(), typed, defaultRegion(default_country));
 }
 
 std::optional<std::string> e164NumberWithoutParse(std::string_view typed,
                                                   std::string_view default_country) {
-  if (typed.empty() || typed.size() > kMaxTypedLength) return std::nullopt;
-  const PhoneNumberUtil& util = *PhoneNumberUtil::GetInstance();
-  auto number = parsedWithoutParse(util, typed, defaultRegion(default_country));
-  if (!number || !isValidNumber(util, *number)) return std::nullopt;
-  return "+" + std::to_string(number->country_code()) + std::to_string(number->national_number());
+  if (!mayBeNumber(typed)) return std::nullopt;
+  return withoutParse(*PhoneNumberUtil::GetInstance(), typed, defaultRegion(default_country));
 }
 
 std::optional<std::string> e164Number(std::string_view typed, std::string_view default_country) {
+  if (!mayBeNumber(typed)) return std::nullopt;
+  const PhoneNumberUtil& util = *PhoneNumberUtil::GetInstance();
+  const std::string region = defaultRegion(default_country);
   // A number the shortcut cannot take, or finds invalid, is read by Parse: Parse may still
   // make a valid number of it (by stripping a national prefix, say).
-  if (auto number = e164NumberWithoutParse(typed, default_country)) return number;
-  return e164NumberByParse(typed, default_country);
+  if (auto number = withoutParse(util, typed, region)) return number;
+  return byParse(util, typed, region);
 }
 
 }  // namespace feedback::questions
