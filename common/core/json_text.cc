@@ -1,5 +1,6 @@
 #include "common/core/json_text.h"
 
+#include <boost/json/parse.hpp>
 #include <cmath>
 
 #include "common/core/json_writer.h"
@@ -76,6 +77,16 @@ std::optional<std::string_view> unescapedJsonString(std::string_view json) {
   const std::string_view text = json.substr(1, json.size() - 2);
   if (text.find_first_of("\\\"") != std::string_view::npos) return std::nullopt;
   return text;
+}
+
+std::optional<std::string> jsonStringValue(std::string_view json) {
+  if (auto text = unescapedJsonString(json)) return std::string(*text);
+  // Only a string literal can hold a string.
+  if (json.empty() || json.front() != '"') return std::nullopt;
+  boost::system::error_code ec;
+  auto value = boost::json::parse(json, ec);
+  if (ec || !value.is_string()) return std::nullopt;
+  return std::string(value.get_string());
 }
 
 }  // namespace feedback

@@ -20,5 +20,8 @@ bool holdsNonFinite(const boost::json::value& value);
 // without a parse; nullopt for anything else (other values, escapes), which takes a parse.
 // For JSON this process wrote: it does not check what a parser would refuse.
 std::optional<std::string_view> unescapedJsonString(std::string_view json);
+// The string `json` holds; nullopt when it holds another value or is no JSON. A string
+// without escapes is read without a parse (unescapedJsonString).
+std::optional<std::string> jsonStringValue(std::string_view json);
 
 }  // namespace feedback

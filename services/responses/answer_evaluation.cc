@@ -12,16 +12,8 @@ namespace feedback::responses {
 namespace rv1 = feedback::responses::v1;
 
 std::string answerText(const rv1::Answer& answer) {
-  std::string text;
-  const std::string_view json = answer.value_json();
-  if (auto plain = unescapedJsonString(json)) {
-    text = *plain;
-  } else if (!json.empty() && json.front() == '"') {
-    // A string with escapes; a value of another kind has no text.
-    boost::system::error_code ec;
-    auto value = boost::json::parse(json, ec);
-    if (!ec && value.is_string()) text = value.get_string();
-  }
+  // A value of another kind than a string has no text.
+  std::string text = jsonStringValue(answer.value_json()).value_or(std::string());
   if (text.empty() && answer.has_transcription()) text = answer.transcription();
   for (const auto& f : answer.follow_ups()) {
     if (f.value().empty()) continue;

@@ -30,3 +30,14 @@ TEST_CASE("json text: what it reads is what a parse reads, for strings this proc
     if (read) CHECK(*read == boost::json::parse(json).as_string());
   }
 }
+
+TEST_CASE("json text: the string a value holds, escapes read", "[core]") {
+  using feedback::jsonStringValue;
+  CHECK(jsonStringValue(R"("Typed")") == "Typed");
+  CHECK(jsonStringValue(R"("say \"hi\"\n")") == "say \"hi\"\n");
+  CHECK(jsonStringValue(R"("")") == "");
+  CHECK_FALSE(jsonStringValue("7"));
+  CHECK_FALSE(jsonStringValue(R"(["a"])"));
+  CHECK_FALSE(jsonStringValue(""));
+  CHECK_FALSE(jsonStringValue(R"("unterminated \")"));
+}
