@@ -308,7 +308,7 @@ void PgResponsesStore::insertResponses(const std::vector<const NewResponse*>& re
 }
 
 // The layouts of the batch's completed responses, each once, in order (link, then id).
-void PgResponsesStore::insertFactsLayouts(pqxx::transaction_base& tx,
+void PgResponsesStore::insertFactsLayouts(pqxx::nontransaction& tx,
                                           const std::vector<const NewResponse*>& responses) {
   LayoutsToWrite layouts;
   for (const auto* r : responses) {
@@ -317,7 +317,6 @@ void PgResponsesStore::insertFactsLayouts(pqxx::transaction_base& tx,
     layouts.emplace(std::pair(r->stored.response.link_uuid(), layout->id()), layout.get());
   }
   insertFactsLayouts(tx, layouts);
-  // Autocommitted: the rows are there for good.
   for (const auto& [key, layout] : layouts) layout->markWritten();
 }
 

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <pqxx/connection>
+#include <pqxx/nontransaction>
 
 #include "services/responses/responses_store.h"
 
@@ -44,7 +45,8 @@ class PgResponsesStore final : public ResponsesStore {
  private:
   // By (link uuid, layout id).
   using LayoutsToWrite = std::map<std::pair<std::string, std::string>, const FactsLayout*>;
-  static void insertFactsLayouts(pqxx::transaction_base& tx,
+  // Autocommitted (`tx` is no transaction): the layouts written are marked so at once.
+  static void insertFactsLayouts(pqxx::nontransaction& tx,
                                  const std::vector<const NewResponse*>& responses);
   static void insertFactsLayouts(pqxx::transaction_base& tx, const LayoutsToWrite& layouts);
 
