@@ -40,6 +40,11 @@ namespace {
 // ($3 swapped for $4, webhook_rules.h), made only when a webhook wants it. A payload that does
 // not begin as promised (none does today) gets its type set through jsonb instead, slower but
 // right: one such row must not stop the fan-out of every other.
+// Outbox ids grow with time: the first one is the oldest event, found on the primary key.
+constexpr const char* kOutboxLag = "webhooks_outbox_lag";
+constexpr const char* kOutboxLagSql =
+    "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
+    "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
 // Joins to each outbox row `t` its events `e`, in order: a one-shot row's response.started
 // (NULL event_id for other rows), then the row's own.
 #define WITH_EVENTS_OF_ROW                                                                 \
@@ -229,18 +234,22 @@ void PgDispatchStore::prepareDispatcher(pqxx::connection& c) {
   // The queue's size swings from empty to a backlog within seconds: a generic plan made
   // while it was small (seq scans, hash joins) melts down once it is not. Plan each call.
   session.exec("SET plan_cache_mode TO force_custom_plan");
-  // Every statement here probes indexes (the rules above); none is to read a queue's heap.
-  // Once a backlog has been drained and vacuumed under load, the outbox's statistics say it
-  // holds a few rows while its heap keeps the backlog's pages (the newest events stop a
-  // truncation): a read of the heap and a walk of the primary key are then costed alike, as
-  // reading every page, and the planner took the heap, a whole 900 MB outbox read at every
-  // fan-out. A table with no usable index is still read whole: this only tips the balance.
+  // Every statement here probes indexes (the rules above); none is to read a queue's heap,
+  // whatever the queue's statistics say. Once a backlog has been drained and vacuumed under
+  // load, the outbox's statistics say it holds a few rows while its heap keeps the backlog's
+  // pages (the newest events stop a truncation): a read of the heap and a walk of the
+  // primary key are then costed alike, as reading every page, and the planner took the heap,
+  // a whole 900 MB outbox read at every fan-out. So did the outbox lag's generic plan (it has
+  // no parameter, and plan_cache_mode cannot make such a statement plan again) when made
+  // while the outbox was empty: a read and a sort of every page of the next backlog, once a
+  // second. A table with no usable index is still read whole: this only tips the balance.
   session.exec("SET enable_seqscan TO off");
   prepare(c);
 }
 
 void PgDispatchStore::prepare(pqxx::connection& c) {
   c.prepare(kFanOut, kFanOutSql);
+  c.prepare(kOutboxLag, kOutboxLagSql);
   c.prepare(kClaim, kClaimSql);
   c.prepare(kNextDue, kNextDueSql);
   c.prepare(kRecord, kRecordSql);
@@ -264,7 +273,7 @@ PgDispatchStore::FannedOut PgDispatchStore::fanOut(int limit) {
 
 double PgDispatchStore::outboxLag() {
   pqxx::nontransaction tx(connection_);
-  return std::max(0.0, tx.exec1(kOutboxLagSql)[0].as<double>());
+  return std::max(0.0, tx.exec_prepared1(kOutboxLag)[0].as<double>());
 }
 
 std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy& busy,

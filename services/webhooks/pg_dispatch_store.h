@@ -41,18 +41,6 @@ struct Busy {
   std::vector<int64_t> sending;
 };
 
-// The age of the outbox's oldest event. Outbox ids grow with time: the first one is the
-// oldest event, found on the primary key. Not prepared, unlike every other statement here:
-// with no parameter, a prepared statement keeps the generic plan made at its first call or
-// after the table's statistics last changed, and plan_cache_mode cannot make it plan again.
-// Made while autovacuum had just left the drained outbox at no pages, that plan was a read
-// of the whole table and a sort, which, once a second, read every page of the next backlog:
-// a third of the machine's CPU at 1,400 submissions/s. Read once a second, it is planned at
-// each call, against the table as it is. Public for dispatch_statements_cost_test.cc.
-inline constexpr const char* kOutboxLagSql =
-    "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
-    "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
-
 class PgDispatchStore {
  public:
   explicit PgDispatchStore(pqxx::connection& connection) : connection_(connection) {}

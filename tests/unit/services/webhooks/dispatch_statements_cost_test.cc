@@ -154,7 +154,7 @@ Pages measure(pqxx::connection& c) {
                                std::string(kStartedPayloadPrefix) + "')");
   p.claim = pagesRead(c, "EXECUTE webhooks_claim('{}'::uuid[], '{}'::bigint[], 32, 256, 60000)");
   p.next_due = pagesRead(c, "EXECUTE webhooks_next_due('{}'::uuid[], '{}'::bigint[], 32)");
-  p.lag = pagesRead(c, kOutboxLagSql);
+  p.lag = pagesRead(c, "EXECUTE webhooks_outbox_lag");
   // The record of sends leased for real (a record finds them by id and lease).
   PgDispatchStore store(c);
   auto claimed = store.claim(256, 32, {}, Millis(60000));
@@ -178,8 +178,8 @@ TEST_CASE("dispatch statements: pages read do not grow with the backlog", "[.pg]
   pqxx::connection c(db.url());
   PgDispatchStore::prepareDispatcher(c);
   // libpqxx prepares a statement at its first use; EXPLAIN EXECUTE needs it now.
-  for (const char* name :
-       {"webhooks_fan_out", "webhooks_claim", "webhooks_next_due", "webhooks_record"}) {
+  for (const char* name : {"webhooks_fan_out", "webhooks_outbox_lag", "webhooks_claim",
+                           "webhooks_next_due", "webhooks_record"}) {
     c.prepare_now(name);
   }
   // A statement that melts down fails the test rather than hang it.
