@@ -29,6 +29,12 @@ namespace {
 // checks the pages each statement reads on backlogs of 10,000 and 100,000 with statistics taken
 // while the queues were empty.
 
+// Outbox ids grow with time: the first one is the oldest event, found on the primary key.
+constexpr const char* kOutboxLag = "webhooks_outbox_lag";
+constexpr const char* kOutboxLagSql =
+    "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
+    "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
+
 // Deleting the outbox rows and queueing their sends is one statement: an event leaves the
 // outbox only together with every send it needs. An event of a link whose on_finished webhook
 // the links service has not told this service about yet (a row in links.webhook_changes) waits
@@ -40,11 +46,6 @@ namespace {
 // ($3 swapped for $4, webhook_rules.h), made only when a webhook wants it. A payload that does
 // not begin as promised (none does today) gets its type set through jsonb instead, slower but
 // right: one such row must not stop the fan-out of every other.
-// Outbox ids grow with time: the first one is the oldest event, found on the primary key.
-constexpr const char* kOutboxLag = "webhooks_outbox_lag";
-constexpr const char* kOutboxLagSql =
-    "SELECT coalesce(extract(epoch FROM clock_timestamp() - ("
-    "  SELECT created_at FROM responses.outbox_events ORDER BY id LIMIT 1)), 0)::float8";
 // Joins to each outbox row `t` its events `e`, in order: a one-shot row's response.started
 // (NULL event_id for other rows), then the row's own.
 #define WITH_EVENTS_OF_ROW                                                                 \
