@@ -126,31 +126,22 @@ def word_error_rate(gateway_host_port, host, slug, recordings, api_get):
     """(rate, errors, words) of [(WAV bytes, what is said)] uploaded as voice answers and
     transcribed by the service, read back through the API."""
     uploaded = [(upload(gateway_host_port, host, slug, wav)[0], said) for wav, said in recordings]
-    errors = words = 0
-    for response_uuid, said in uploaded:
-        wrong, count = word_errors.errors(said, transcription_of(response_uuid, api_get))
-        errors += wrong
-        words += count
-    return errors / words, errors, words
+    return word_errors.rate([(said, transcription_of(response_uuid, api_get))
+                             for response_uuid, said in uploaded])
 
 
-def word_error_rates(gateway, host, slug, api_get, out_dir):
+def word_error_rates(gateway, host, slug, api_get):
     """The word error rates of real speech (pocketsphinx-testdata's LibriVox recordings) and
     of flite's voice (the sentences of the transcription test), through the product's own
     path, and the real-time factor of the LibriVox recordings on one core."""
-    librivox = []
-    for path, said in word_errors.librivox_recordings():
-        with open(path, "rb") as f:
-            librivox.append((f.read(), said))
-    with open(os.path.join(ROOT, "tests", "integration", "wer_sentences.txt")) as f:
-        sentences = [line.strip() for line in f if line.strip()]
-    flite = [(media_files.spoken(sentence), sentence) for sentence in sentences]
+    flite = [(media_files.spoken(sentence), sentence) for sentence in word_errors.flite_sentences()]
     tool = os.path.join(ROOT, "build", "services", "responses", "transcribe_audio")
-    out = subprocess.run(["taskset", "-c", "0", tool] + [p for p, _ in word_errors.librivox_recordings()],
-                         capture_output=True, text=True, check=True)
+    paths = [path for path, _ in word_errors.librivox_recordings()]
+    out = subprocess.run(["taskset", "-c", "0", tool] + paths, capture_output=True, text=True,
+                         check=True)
     runs = [json.loads(line) for line in out.stdout.splitlines()]
     rtf = sum(r["cpu_seconds"] for r in runs) / sum(r["audio_seconds"] for r in runs)
-    return {"librivox": word_error_rate(gateway, host, slug, librivox, api_get),
+    return {"librivox": word_error_rate(gateway, host, slug, word_errors.librivox_audio(), api_get),
             "flite": word_error_rate(gateway, host, slug, flite, api_get),
             "librivox_rtf": rtf}
 
@@ -230,7 +221,7 @@ def media_rows(scenario, limited, base, key, bench_host, http_call, out_dir, fre
         return json.loads(detail)["answers"]
 
     upload_s = upload_to_transcript_s(gateway, bench_host, slug, wav, answers_of)
-    rates = word_error_rates(gateway, bench_host, slug, answers_of, out_dir)
+    rates = word_error_rates(gateway, bench_host, slug, answers_of)
     http_call("PATCH", f"{base}links/{link['uuid']}/", key, {"settings": {"live_transcription": True}})
     live = live_latency_ms(gateway, bench_host, slug)
     figures = {"live_partial_ms": live,"page_bytes": len(body), "page_ttfb_ms": page_ttfb[:2], "nginx_ttfb_ms": nginx_ttfb[:2],

@@ -398,13 +398,8 @@ def _word_error_rate(ws, slug, link, recordings):
         st = ws.start(slug)
         expect(_upload(ws, slug, st, "said", audio, "audio/wav", kind="audio"), 200)
         started.append((said, st))
-    errors = words = 0
-    for said, st in started:
-        heard = _transcribed(ws, link, st["uuid"], timeout=120)["transcription"]
-        wrong, count = word_errors.errors(said, heard)
-        errors += wrong
-        words += count
-    return errors / words, errors, words
+    return word_errors.rate([(said, _transcribed(ws, link, st["uuid"], timeout=120)["transcription"])
+                             for said, st in started])
 
 
 @test
@@ -421,9 +416,7 @@ def word_errors_count_only_recognition_errors():
 @test
 def word_error_rate_of_spoken_feedback_is_under_a_quarter():
     """Each sentence is read by flite, uploaded as a recording and transcribed by the service."""
-    import os
-    with open(os.path.join(os.path.dirname(__file__), "wer_sentences.txt")) as f:
-        sentences = [line.strip() for line in f if line.strip()]
+    sentences = word_errors.flite_sentences()
     assert len(sentences) >= 20
     ws = Workspace()
     link = _voice_link(ws, slug="wer")
@@ -438,14 +431,10 @@ def word_error_rate_of_real_speech_is_at_most_22_percent():
     """The LibriVox recordings of pocketsphinx-testdata (people reading aloud, 71 words),
     uploaded as voice answers and transcribed by the service: the figure the recogniser's
     settings are chosen on (services/responses/media/transcriber.cc); 28.2% before."""
-    recordings = word_errors.librivox_recordings()
+    recordings = word_errors.librivox_audio()
     ws = Workspace()
     link = _voice_link(ws, slug="librivox")
-    audio = []
-    for path, said in recordings:
-        with open(path, "rb") as f:
-            audio.append((f.read(), said))
-    rate, errors, words = _word_error_rate(ws, "librivox", link, audio)
+    rate, errors, words = _word_error_rate(ws, "librivox", link, recordings)
     print(f"    LibriVox word error rate: {rate:.1%} ({errors} errors in {words} words, "
           f"{len(recordings)} recordings)")
     assert words >= 70, words

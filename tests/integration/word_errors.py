@@ -2,6 +2,7 @@
 recognition errors count: case and punctuation ignored, common spoken abbreviations read as
 their words ("mr" is "mister"), and numbers written in digits read as words ("10" is "ten").
 Used by the transcription tests and by scripts/bench."""
+import os
 import re
 
 ABBREVIATIONS = {"mr": "mister", "mrs": "missus", "dr": "doctor", "st": "saint", "ok": "okay"}
@@ -49,6 +50,19 @@ def errors(reference, heard):
     return edit_distance(said, words(heard)), len(said)
 
 
+def rate(said_and_heard):
+    """(word error rate, errors, words) of [(what was said, what was heard)]."""
+    counts = [errors(said, heard) for said, heard in said_and_heard]
+    wrong, count = sum(c[0] for c in counts), sum(c[1] for c in counts)
+    return wrong / count, wrong, count
+
+
+def flite_sentences():
+    """The sentences flite reads for the transcription test and the bench (wer_sentences.txt)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "wer_sentences.txt")) as f:
+        return [line.strip() for line in f if line.strip()]
+
+
 LIBRIVOX_DIR = "/usr/share/pocketsphinx/test/data/librivox"
 
 
@@ -64,3 +78,12 @@ def librivox_recordings(directory=LIBRIVOX_DIR):
     if not recordings:
         raise SystemExit(f"no LibriVox transcriptions in {directory} (pocketsphinx-testdata)")
     return recordings
+
+
+def librivox_audio(directory=LIBRIVOX_DIR):
+    """[(WAV bytes, what is said)] of the LibriVox recordings."""
+    audio = []
+    for path, said in librivox_recordings(directory):
+        with open(path, "rb") as f:
+            audio.append((f.read(), said))
+    return audio
