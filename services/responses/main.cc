@@ -78,16 +78,34 @@ int main(int argc, char** argv) {
         }
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
         std::optional<responses::TranscriptionJobs> transcriptions;
-        responses::MediaAnswers media_answers(service, [&transcriptions] {
-          if (transcriptions) transcriptions->wake();
-        });
+        std::optional<responses::SpeechServer> speech_server;
+        std::optional<responses::SpeechServerJobs> speech_server_jobs;
+        const auto wake_speech_server = [&speech_server_jobs] {
+          if (speech_server_jobs) speech_server_jobs->wake();
+        };
+        responses::MediaAnswers media_answers(
+            service,
+            [&transcriptions, &wake_speech_server] {
+              if (transcriptions) transcriptions->wake();
+              wake_speech_server();
+            },
+            media.speech_server.has_value());
         media.transcription.database_url = r.basics.database_url;
-        transcriptions.emplace(media.transcription, media_answers, r.counters);
+        transcriptions.emplace(media.transcription, media_answers, r.counters, wake_speech_server);
+        if (media.speech_server) {
+          speech_server.emplace(*media.speech_server);
+          media.speech_server_jobs.database_url = r.basics.database_url;
+          speech_server_jobs.emplace(media.speech_server_jobs, *speech_server,
+                                     media.speech_server->timeout, media_answers, r.counters);
+        }
         responses::BlobCollector blob_collector(r.basics.database_url, r.counters,
                                                 media.blob_collection);
         responses::SpeechSynthesizer speech;
         responses::TranscriberPool live(media.transcription.model, media.live_streams);
         responses::MediaGrpc media_adapter(media_answers, speech, live, r.pool, r.counters);
         r.serve({&adapter, &media_adapter});
+        // The workers use media_answers, declared after them: they stop first.
+        speech_server_jobs.reset();
+        transcriptions.reset();
       });
 }

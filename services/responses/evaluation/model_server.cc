@@ -1,13 +1,9 @@
 #include "services/responses/evaluation/model_server.h"
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
-#include <future>
-#include <thread>
 
 #include "common/core/json_writer.h"
-#include "common/net/http_client.h"
+#include "common/net/blocking_http_client.h"
 
 namespace feedback::responses::evaluation {
 namespace {
@@ -37,15 +33,7 @@ std::string_view unfenced(std::string_view text) {
 
 }  // namespace
 
-struct ModelServer::Client {
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
-  std::unique_ptr<net::HttpClient> http;
-  std::thread thread;
-};
-
-ModelServer::ModelServer(ModelServerSettings settings)
-    : settings_(std::move(settings)), client_(std::make_unique<Client>()) {
+ModelServer::ModelServer(ModelServerSettings settings) : settings_(std::move(settings)) {
   while (!settings_.base_url.empty() && settings_.base_url.back() == '/') {
     settings_.base_url.pop_back();
   }
@@ -56,16 +44,10 @@ ModelServer::ModelServer(ModelServerSettings settings)
   http.excerpt_limit = kMaxAnswerBytes;  // the whole answer is read
   http.body_limit = kMaxAnswerBytes;
   http.user_agent = "feedback-responses/1";
-  client_->http = std::make_unique<net::HttpClient>(client_->io.get_executor(), http);
-  client_->thread = std::thread([this] { client_->io.run(); });
+  client_ = std::make_unique<net::BlockingHttpClient>(std::move(http));
 }
 
-ModelServer::~ModelServer() {
-  client_->http.reset();
-  client_->work.reset();
-  client_->io.stop();
-  client_->thread.join();
-}
+ModelServer::~ModelServer() = default;
 
 std::string ModelServer::requestBody(const EvaluationInput& input) const {
   std::string instructions(kInstructions);
@@ -138,21 +120,7 @@ ModelServer::Outcome ModelServer::insights(const EvaluationInput& input) const {
   if (!settings_.api_key.empty()) {
     request.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
   }
-  auto answered = std::make_shared<std::promise<net::HttpResult>>();
-  auto future = answered->get_future();
-  client_->http->post(std::move(request), [answered](net::HttpResult result) {
-    answered->set_value(std::move(result));
-  });
-  // The client keeps the deadline; this wait only adds a margin for its thread.
-  if (future.wait_for(settings_.timeout + std::chrono::seconds(5)) != std::future_status::ready) {
-    return {std::nullopt, "timeout"};
-  }
-  net::HttpResult result;
-  try {
-    result = future.get();
-  } catch (const std::future_error&) {
-    return {std::nullopt, "stopped"};  // the client went away first (shutting down)
-  }
+  const auto result = client_->post(std::move(request));
   if (result.status == 0) return {std::nullopt, result.error};
   if (result.status < 200 || result.status > 299) {
     return {std::nullopt, "status " + std::to_string(result.status)};

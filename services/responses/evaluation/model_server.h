@@ -3,7 +3,7 @@
 // Ollama, llama.cpp's server, a hosted API) asked for an answer's insights as one JSON object
 // (response_format json_object), whose answer is checked against the contract's shape
 // (insightsFromJson) before it is believed. Blocking calls with one deadline each, from any
-// thread; the HTTP exchanges run on a thread of the client's own. The API key is sent as a
+// thread (net::BlockingHttpClient). The API key is sent as a
 // bearer token and appears in no error or log.
 
 #include <chrono>
@@ -12,6 +12,10 @@
 #include <string>
 
 #include "services/responses/evaluation/evaluator.h"
+
+namespace feedback::net {
+class BlockingHttpClient;
+}
 
 namespace feedback::responses::evaluation {
 
@@ -42,9 +46,8 @@ class ModelServer {
   static Outcome readAnswer(std::string_view body, const questions::EvaluatorConfig& config);
 
  private:
-  struct Client;
   ModelServerSettings settings_;
-  std::unique_ptr<Client> client_;
+  std::unique_ptr<net::BlockingHttpClient> client_;
 };
 
 }  // namespace feedback::responses::evaluation

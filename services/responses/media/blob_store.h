@@ -35,6 +35,8 @@ struct TranscriptionJob {
   // The serialised IntakeLink the answer was saved under.
   std::string link;
   int attempts = 0;
+  // Once transcribed here, to a speech server (TRANSCRIBER=openai on the uploading replica).
+  bool speech_server = false;
 };
 
 class BlobStore {
@@ -47,6 +49,8 @@ class BlobStore {
                    const TranscriptionJob* transcribe = nullptr) = 0;
   // The answer holding the recording is saved: its transcription is due now.
   virtual void transcribeNow(const std::string& workspace_uuid, const std::string& uuid) = 0;
+  // Queues a recording whose transcript is stored for a speech server's (speech_server_jobs.h).
+  virtual void queueForSpeechServer(const TranscriptionJob& job) = 0;
   // The workspace's blob, its content given to `chunk` in order; nullopt when there is none.
   virtual std::optional<BlobInfo> read(const std::string& workspace_uuid, const std::string& uuid,
                                        const std::function<void(std::string_view)>& chunk) = 0;

@@ -13,6 +13,7 @@
 #include "common/questions/answer_rules.h"
 #include "services/responses/media/audio_decoder.h"
 #include "services/responses/media/content_types.h"
+#include "services/responses/media/recognition_hints.h"
 
 namespace feedback::responses {
 namespace {
@@ -205,11 +206,13 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
   const auto& question = *form->rules().find(target.field_key());
   const bool recording = upload.duration.has_value();
   const bool transcribe = recording && !upload.transcription;
+  const bool live_for_server = recording && upload.transcription && speech_server_;
   TranscriptionJob job;
-  if (transcribe) {
+  if (transcribe || live_for_server) {
     job.response_uuid = target.response_uuid();
     job.field_key = target.field_key();
     job.link = target.link().SerializeAsString();
+    job.speech_server = speech_server_;
   }
   blobs.put(upload.blob, content, transcribe ? &job : nullptr);
   v1::Answer saved;
@@ -268,6 +271,16 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
       log::warn("replaced_blob_kept", {{"blob_uuid", *replaced}, {"error", e.what()}});
     }
   }
+  if (live_for_server) {
+    try {
+      job.blob = upload.blob;
+      blobs.queueForSpeechServer(job);
+      if (queued_) queued_();
+    } catch (const std::exception& e) {
+      // The live transcript stands.
+      log::warn("speech_server_not_queued", {{"blob_uuid", upload.blob.uuid}, {"error", e.what()}});
+    }
+  }
   if (transcribe) {
     try {
       blobs.transcribeNow(upload.blob.workspace_uuid, upload.blob.uuid);
@@ -279,6 +292,14 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
     }
   }
   return saved;
+}
+
+std::string MediaAnswers::recognitionHintsFor(const TranscriptionJob& job) {
+  v1::IntakeLink link;
+  if (!link.ParseFromString(job.link)) return {};
+  const auto form = responses_.forms().of(link);
+  const questions::Question* question = form->rules().find(job.field_key);
+  return question ? recognitionHints(*question) : std::string();
 }
 
 bool MediaAnswers::applyTranscription(ResponsesStore& store, const TranscriptionJob& job,

@@ -25,8 +25,11 @@ std::optional<std::string> blobOfAnswer(const v1::Answer& answer);
 
 class MediaAnswers {
  public:
-  MediaAnswers(ResponsesService& responses, TranscriptionQueued queued = nullptr)
-      : responses_(responses), queued_(std::move(queued)) {}
+  // With `speech_server`, recordings are transcribed by a speech server too (after the local
+  // transcript, which stands meanwhile), live ones included.
+  MediaAnswers(ResponsesService& responses, TranscriptionQueued queued = nullptr,
+               bool speech_server = false)
+      : responses_(responses), queued_(std::move(queued)), speech_server_(speech_server) {}
 
   // Stores an upload (`content`: its bytes in parts, as they came) and saves it as the answer.
   // 404 as any call on a response; INVALID_ANSWER for a question that takes no such upload,
@@ -45,6 +48,10 @@ class MediaAnswers {
   bool applyTranscription(ResponsesStore& store, const TranscriptionJob& job,
                           const std::string& text);
 
+  // What a recording of `job`'s answer likely says (recognition_hints.h); empty when its
+  // question is not in its link.
+  std::string recognitionHintsFor(const TranscriptionJob& job);
+
   // The open response and question an upload or a live recording is for (404, INVALID_ANSWER
   // as upload()), checked before any content is taken.
   void checkTarget(ResponsesStore& store, const v1::AnswerTarget& target, v1::MediaKind kind);
@@ -56,6 +63,7 @@ class MediaAnswers {
 
   ResponsesService& responses_;
   TranscriptionQueued queued_;
+  const bool speech_server_;
 };
 
 }  // namespace feedback::responses

@@ -1,9 +1,53 @@
 #include "services/responses/media/media_settings.h"
 
+#include <boost/url/parse.hpp>
+
 #include <algorithm>
 #include <thread>
 
 namespace feedback::responses {
+namespace {
+
+// API-CONTRACT section 14.
+void readSpeechServer(Env& env, MediaSettings& s) {
+  const std::string transcriber = env.choice(
+      "TRANSCRIBER", "local", {"local", "openai"},
+      {"who transcribes recordings: local (PocketSphinx, here) or openai (an OpenAI-compatible "
+       "speech server, whose transcript replaces the local one when it arrives)"});
+  SpeechServerSettings server;
+  server.base_url = env.text(
+      "STT_BASE_URL", "",
+      {.meaning = "with openai: the speech server up to its version, e.g. http://host:8080/v1",
+       .accepted = "an http(s) URL; required with openai"});
+  server.model = env.text("STT_MODEL", "whisper-1", {"with openai: the speech model"});
+  server.api_key = env.text("STT_API_KEY", "",
+                            {"with openai: the server's bearer token (optional, never logged)"});
+  server.timeout =
+      std::chrono::milliseconds(env.integer("STT_TIMEOUT_MS", 120000, 100, 3600000,
+                                            {"with openai: the deadline of one recording's call"}));
+  server.ca_bundle = env.text("STT_CA_BUNDLE", "",
+                              {"with openai: a PEM file of CAs trusted besides the system's"});
+  s.speech_server_jobs.max_attempts =
+      env.integer("STT_MAX_ATTEMPTS", 3, 1, 20,
+                  {"with openai: calls per recording before the local transcript stands for good"});
+  s.speech_server_jobs.retry_delay = std::chrono::milliseconds(
+      env.integer("STT_RETRY_DELAY_MS", 5000, 1, 3600000,
+                  {"with openai: the wait after a failed call, doubled each time"}));
+  s.speech_server_jobs.workers =
+      env.integer("STT_WORKERS", 2, 1, 64,
+                  {"with openai: calls under way per process (a PostgreSQL connection each)"});
+  if (transcriber != "openai") return;
+  auto url = boost::urls::parse_absolute_uri(server.base_url);
+  if (!url || (url->scheme() != "http" && url->scheme() != "https") || url->host().empty()) {
+    env.problem(
+        "STT_BASE_URL must be an http(s) URL such as http://127.0.0.1:8080/v1 when "
+        "TRANSCRIBER=openai");
+  }
+  if (server.model.empty()) env.problem("STT_MODEL must not be empty when TRANSCRIBER=openai");
+  s.speech_server = std::move(server);
+}
+
+}  // namespace
 
 MediaSettings readMediaSettings(Env& env) {
   MediaSettings s;
@@ -25,6 +69,7 @@ MediaSettings readMediaSettings(Env& env) {
       "BLOB_COLLECTION_MS", 600000, 100, 86400000,
       {"how often blobs no answer holds any more are looked for and deleted, an hour after "
        "their upload"}));
+  readSpeechServer(env, s);
   return s;
 }
 

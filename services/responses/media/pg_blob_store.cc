@@ -11,10 +11,10 @@ namespace {
 constexpr const char* kInsertBlob = "media_insert_blob";
 constexpr const char* kInsertBlobSql =
     "INSERT INTO responses.blobs (uuid, workspace_uuid, content_type, file_name, size_bytes,"
-    "  sha256, response_uuid, field_key, transcription_link, transcription_due_at)"
+    "  sha256, response_uuid, field_key, transcription_link, transcription_due_at, speech_server)"
     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
     "  CASE WHEN $9::bytea IS NULL THEN NULL"
-    "  ELSE clock_timestamp() + interval '30 seconds' END)";
+    "  ELSE clock_timestamp() + interval '30 seconds' END, $10)";
 
 constexpr const char* kInsertChunk = "media_insert_chunk";
 constexpr const char* kInsertChunkSql =
@@ -56,6 +56,39 @@ constexpr const char* kFinishTranscriptionSql =
     "UPDATE responses.blobs SET transcription_due_at = NULL, transcription_link = NULL"
     " WHERE uuid = $1";
 
+// The recording's answer and link, from its transcription's columns, before they are cleared.
+constexpr const char* kQueueAfterTranscription = "media_queue_after_transcription";
+constexpr const char* kQueueAfterTranscriptionSql =
+    "INSERT INTO responses.speech_server_jobs"
+    "  (blob_uuid, workspace_uuid, response_uuid, field_key, link)"
+    " SELECT uuid, workspace_uuid, response_uuid, field_key, transcription_link"
+    " FROM responses.blobs WHERE uuid = $1 AND speech_server AND response_uuid IS NOT NULL"
+    "  AND field_key IS NOT NULL AND transcription_link IS NOT NULL"
+    " ON CONFLICT (blob_uuid) DO NOTHING";
+
+constexpr const char* kQueueForSpeechServer = "media_queue_for_speech_server";
+constexpr const char* kQueueForSpeechServerSql =
+    "INSERT INTO responses.speech_server_jobs"
+    "  (blob_uuid, workspace_uuid, response_uuid, field_key, link)"
+    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (blob_uuid) DO NOTHING";
+
+constexpr const char* kClaimSpeechServerJob = "media_claim_speech_server_job";
+constexpr const char* kClaimSpeechServerJobSql =
+    "UPDATE responses.speech_server_jobs SET attempts = attempts + 1,"
+    "  due_at = clock_timestamp() + $1 * interval '1 millisecond'"
+    " WHERE blob_uuid = (SELECT blob_uuid FROM responses.speech_server_jobs"
+    "  WHERE due_at <= clock_timestamp() ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    " RETURNING blob_uuid, workspace_uuid, response_uuid, field_key, link, attempts";
+
+constexpr const char* kRetrySpeechServerJob = "media_retry_speech_server_job";
+constexpr const char* kRetrySpeechServerJobSql =
+    "UPDATE responses.speech_server_jobs"
+    " SET due_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE blob_uuid = $1";
+
+constexpr const char* kFinishSpeechServerJob = "media_finish_speech_server_job";
+constexpr const char* kFinishSpeechServerJobSql =
+    "DELETE FROM responses.speech_server_jobs WHERE blob_uuid = $1";
+
 constexpr const char* kSelectSpeech = "media_select_speech";
 constexpr const char* kSelectSpeechSql =
     "SELECT wav FROM responses.speech_cache WHERE text_sha256 = $1";
@@ -80,6 +113,11 @@ void PgBlobStore::prepare(pqxx::connection& c) {
   c.prepare(kDeleteBlob, kDeleteBlobSql);
   c.prepare(kClaimTranscription, kClaimTranscriptionSql);
   c.prepare(kFinishTranscription, kFinishTranscriptionSql);
+  c.prepare(kQueueAfterTranscription, kQueueAfterTranscriptionSql);
+  c.prepare(kQueueForSpeechServer, kQueueForSpeechServerSql);
+  c.prepare(kClaimSpeechServerJob, kClaimSpeechServerJobSql);
+  c.prepare(kRetrySpeechServerJob, kRetrySpeechServerJobSql);
+  c.prepare(kFinishSpeechServerJob, kFinishSpeechServerJobSql);
   c.prepare(kSelectSpeech, kSelectSpeechSql);
   c.prepare(kInsertSpeech, kInsertSpeechSql);
 }
@@ -96,10 +134,10 @@ void PgBlobStore::put(const BlobInfo& info, const std::vector<std::string_view>&
   if (transcribe) {
     tx.exec_prepared(kInsertBlob, info.uuid, info.workspace_uuid, info.content_type, info.file_name,
                      size, hash.hex(), info.response_uuid, transcribe->field_key,
-                     bytes(transcribe->link));
+                     bytes(transcribe->link), transcribe->speech_server);
   } else {
     tx.exec_prepared(kInsertBlob, info.uuid, info.workspace_uuid, info.content_type, info.file_name,
-                     size, hash.hex(), info.response_uuid, nullptr, nullptr);
+                     size, hash.hex(), info.response_uuid, nullptr, nullptr, false);
   }
   // Parts are cut into chunks of at most kBlobChunkBytes, never joined.
   int seq = 0;
@@ -166,7 +204,44 @@ std::optional<TranscriptionJob> PgBlobStore::claimTranscription(std::chrono::sec
 
 void PgBlobStore::finishTranscription(const std::string& blob_uuid) {
   pqxx::work tx(connection_);
+  tx.exec_prepared(kQueueAfterTranscription, blob_uuid);
   tx.exec_prepared(kFinishTranscription, blob_uuid);
+  tx.commit();
+}
+
+void PgBlobStore::queueForSpeechServer(const TranscriptionJob& job) {
+  pqxx::work tx(connection_);
+  tx.exec_prepared(kQueueForSpeechServer, job.blob.uuid, job.blob.workspace_uuid, job.response_uuid,
+                   job.field_key, bytes(job.link));
+  tx.commit();
+}
+
+std::optional<TranscriptionJob> PgBlobStore::claimSpeechServerJob(std::chrono::milliseconds lease) {
+  pqxx::work tx(connection_);
+  auto rows = tx.exec_prepared(kClaimSpeechServerJob, static_cast<int64_t>(lease.count()));
+  tx.commit();
+  if (rows.empty()) return std::nullopt;
+  const auto& r = rows[0];
+  TranscriptionJob job;
+  job.blob.uuid = r[0].as<std::string>();
+  job.blob.workspace_uuid = r[1].as<std::string>();
+  job.response_uuid = r[2].as<std::string>();
+  job.field_key = r[3].as<std::string>();
+  job.link = pqxx::binarystring(r[4]).str();
+  job.attempts = r[5].as<int>();
+  return job;
+}
+
+void PgBlobStore::retrySpeechServerJob(const std::string& blob_uuid,
+                                       std::chrono::milliseconds delay) {
+  pqxx::work tx(connection_);
+  tx.exec_prepared(kRetrySpeechServerJob, blob_uuid, static_cast<int64_t>(delay.count()));
+  tx.commit();
+}
+
+void PgBlobStore::finishSpeechServerJob(const std::string& blob_uuid) {
+  pqxx::work tx(connection_);
+  tx.exec_prepared(kFinishSpeechServerJob, blob_uuid);
   tx.commit();
 }
 

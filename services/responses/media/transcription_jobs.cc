@@ -28,10 +28,11 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 TranscriptionJobs::TranscriptionJobs(TranscriptionSettings settings, MediaAnswers& media,
-                                     Counters& counters)
+                                     Counters& counters, std::function<void()> server_queued)
     : settings_(std::move(settings)),
       media_(media),
       counters_(counters),
+      server_queued_(std::move(server_queued)),
       workers_({"transcriptions", settings_.database_url, settings_.workers, settings_.poll,
                 [](pqxx::connection& c) {
                   PgResponsesStore::prepare(c);
@@ -67,6 +68,7 @@ bool TranscriptionJobs::runOne(pqxx::connection& connection) {
   PgResponsesStore store(connection);
   media_.applyTranscription(store, *job, text);
   blobs.finishTranscription(job->blob.uuid);
+  if (server_queued_) server_queued_();
   counters_.increment("transcriptions_total");
   const double took = secondsSince(started);
   log::info("transcribed", {{"blob_uuid", job->blob.uuid},

@@ -8,6 +8,7 @@
 // given up after a few attempts with an empty transcription, so that its answer still ends.
 
 #include <chrono>
+#include <functional>
 #include <string>
 
 #include "common/core/counters.h"
@@ -28,7 +29,10 @@ struct TranscriptionSettings {
 
 class TranscriptionJobs {
  public:
-  TranscriptionJobs(TranscriptionSettings settings, MediaAnswers& media, Counters& counters);
+  // `server_queued` is called after each transcription: its recording may have been queued for
+  // the speech server (speech_server_jobs.h).
+  TranscriptionJobs(TranscriptionSettings settings, MediaAnswers& media, Counters& counters,
+                    std::function<void()> server_queued = nullptr);
 
   // A recording was queued here: an idle worker looks at once.
   void wake() { workers_.wake(); }
@@ -40,6 +44,7 @@ class TranscriptionJobs {
   const TranscriptionSettings settings_;
   MediaAnswers& media_;
   Counters& counters_;
+  const std::function<void()> server_queued_;
   // Last: its threads stop before what they use goes.
   service::JobWorkers workers_;
 };
