@@ -97,6 +97,54 @@ std::string MediaUrls::resolve(std::string json, std::string_view host,
   return out;
 }
 
+std::string MediaUrls::refresh(std::string json, std::string_view workspace_uuid,
+                               int64_t now_seconds) const {
+  constexpr std::string_view kPath = "/media/", kExpires = "?expires=", kSignature = "&signature=";
+  const std::string_view text(json);
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t at = text.find(kPath); at != std::string_view::npos;
+       at = text.find(kPath, at + 1)) {
+    // The address's value starts at the quote before it, right after one of the keys.
+    const std::size_t open = text.rfind('"', at);
+    if (open == std::string_view::npos || text.substr(open, at - open).find('\\') != text.npos) {
+      continue;
+    }
+    bool address = false;
+    for (auto key : kAddressKeys) address = address || text.substr(0, open + 1).ends_with(key);
+    const std::size_t uuid_at = at + kPath.size();
+    const std::string_view uuid = text.substr(uuid_at, kUuidLength);
+    const std::size_t query_at = uuid_at + kUuidLength;
+    if (!address || !isUuid(uuid) || !text.substr(query_at).starts_with(kExpires)) continue;
+    const std::size_t expires_at = query_at + kExpires.size();
+    const std::size_t expires_end = text.find_first_not_of("0123456789", expires_at);
+    if (expires_end == std::string_view::npos ||
+        !text.substr(expires_end).starts_with(kSignature)) {
+      continue;
+    }
+    const std::size_t signature_at = expires_end + kSignature.size();
+    const std::size_t close = text.find('"', signature_at);
+    int64_t expires = 0;
+    const auto parsed =
+        std::from_chars(text.data() + expires_at, text.data() + expires_end, expires);
+    if (close == std::string_view::npos || parsed.ec != std::errc() ||
+        !crypto::constantTimeEquals(signature(uuid, workspace_uuid, expires),
+                                    text.substr(signature_at, close - signature_at))) {
+      continue;
+    }
+    const int64_t renewed = now_seconds + lifetime_.count();
+    out.append(text.substr(copied, query_at - copied));
+    out += kExpires;
+    out += std::to_string(renewed);
+    out += kSignature;
+    out += signature(uuid, workspace_uuid, renewed);
+    copied = close;
+  }
+  if (copied == 0) return json;
+  out.append(text.substr(copied));
+  return out;
+}
+
 bool MediaUrls::verify(std::string_view blob_uuid, std::string_view workspace_uuid,
                        std::string_view expires, std::string_view given_signature,
                        int64_t now_seconds) const {

@@ -31,6 +31,10 @@ class MediaUrls {
   // address; the text itself when there is none.
   std::string resolve(std::string json, std::string_view host, std::string_view workspace_uuid,
                       int64_t now_seconds) const;
+  // `json` (an event's payload, rendered by resolve() some time ago) with each address this
+  // deployment signed for the workspace signed afresh from `now_seconds`, so that a webhook
+  // attempt made hours after its event still carries addresses that work. Others are left.
+  std::string refresh(std::string json, std::string_view workspace_uuid, int64_t now_seconds) const;
   // Whether `expires` and `signature` (as the query string gave them) sign this blob for this
   // workspace and have not expired.
   bool verify(std::string_view blob_uuid, std::string_view workspace_uuid, std::string_view expires,

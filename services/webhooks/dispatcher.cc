@@ -51,9 +51,11 @@ class Wakeup final : public pqxx::notification_receiver {
 
 }  // namespace
 
-Dispatcher::Dispatcher(DispatcherSettings settings, const SecretBox& secrets, Counters& counters)
+Dispatcher::Dispatcher(DispatcherSettings settings, const SecretBox& secrets,
+                       const api::MediaUrls& media_urls, Counters& counters)
     : settings_(std::move(settings)),
       secrets_(secrets),
+      media_urls_(media_urls),
       counters_(counters),
       schedule_(settings_.retry_scale),
       fan_out_meter_(counters),
@@ -289,6 +291,9 @@ void Dispatcher::send(Send s) {
     return;
   }
   const int64_t timestamp = nowMicros() / 1'000'000;
+  // Addresses signed when the event was written may have expired since (a retry, a
+  // redelivery): each attempt carries addresses good for the hour after it.
+  s.payload = media_urls_.refresh(std::move(s.payload), s.workspace_uuid, timestamp);
   net::HttpRequest request;
   request.url = s.url;
   request.headers = {{"webhook-id", s.event_id},

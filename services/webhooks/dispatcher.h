@@ -18,6 +18,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "common/api/media_urls.h"
 #include "common/core/counters.h"
 #include "common/core/secret_box.h"
 #include "common/net/http_client.h"
@@ -43,7 +44,8 @@ struct DispatcherSettings {
 
 class Dispatcher {
  public:
-  Dispatcher(DispatcherSettings settings, const SecretBox& secrets, Counters& counters);
+  Dispatcher(DispatcherSettings settings, const SecretBox& secrets,
+             const api::MediaUrls& media_urls, Counters& counters);
   ~Dispatcher();
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
@@ -82,6 +84,7 @@ class Dispatcher {
 
   DispatcherSettings settings_;
   const SecretBox& secrets_;
+  const api::MediaUrls& media_urls_;
   Counters& counters_;
   RetrySchedule schedule_;
   FanOutMeter fan_out_meter_;

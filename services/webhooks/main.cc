@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   webhooks::DispatcherSettings dispatch;
   bool dispatcher_on = true;
   std::optional<SecretBox> secrets;
+  std::string secrets_key;
   return serviceMain(
       argc, argv,
       {"webhooks", 50054, 9094, webhooks::migrations(),
@@ -90,14 +91,18 @@ int main(int argc, char** argv) {
         if (!settings.allow_private) dispatch.http.address_allowed = &webhooks::publicAddress;
         dispatcher_on = env.boolean("WEBHOOK_DISPATCHER", true,
                                     {"run the dispatcher in this process (false: the API only)"});
-        secrets = SecretBox::fromBase64Key(secretsKey(env));
+        secrets_key = secretsKey(env);
+        secrets = SecretBox::fromBase64Key(secrets_key);
       },
       [&](ServiceResources& r) {
         webhooks::WebhooksService service(settings, *secrets);
         webhooks::WebhooksGrpc adapter(service, r.pool, r.counters);
+        // Media addresses in payloads are signed afresh for each attempt (the scheme is the
+        // address's own).
+        const api::MediaUrls media_urls(secrets_key, "");
         std::optional<webhooks::Dispatcher> dispatcher;
         if (dispatcher_on) {
-          dispatcher.emplace(dispatch, *secrets, r.counters);
+          dispatcher.emplace(dispatch, *secrets, media_urls, r.counters);
           dispatcher->start();
         }
         service::PeriodicTask prune(webhooks::kPruneEvery, [&] {

@@ -121,9 +121,9 @@ constexpr const char* kClaimSql = WEBHOOKS_WITH_SENDS
     "  WHERE p.id = ANY (ARRAY (SELECT id FROM due))"
     "  RETURNING p.id, p.webhook_uuid, p.event_id, p.attempts, p.redelivery)"
     " SELECT c.id, c.webhook_uuid, c.event_id, e.type, e.payload, w.url, w.secret_sealed,"
-    "   c.attempts, c.redelivery"
+    "   c.attempts, c.redelivery, e.workspace_uuid"
     " FROM claimed c"
-    " CROSS JOIN LATERAL (SELECT type, payload FROM webhooks.events"
+    " CROSS JOIN LATERAL (SELECT type, payload, workspace_uuid FROM webhooks.events"
     "   WHERE event_id = c.event_id LIMIT 1) e"
     " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid ORDER BY c.id";
 
@@ -297,6 +297,7 @@ std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy&
     s.sealed_secret = row[6].as<std::string>();
     s.attempt = row[7].as<int>() + 1;
     s.redelivery = row[8].as<bool>();
+    s.workspace_uuid = row[9].as<std::string>();
   }
   return out;
 }

@@ -20,6 +20,7 @@ struct Send {
   std::string webhook_uuid;
   std::string event_id;
   std::string event_type;
+  std::string workspace_uuid;
   std::string payload;
   std::string url;
   std::string sealed_secret;

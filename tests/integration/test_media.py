@@ -2,6 +2,7 @@
 recordings, signed URLs, transcription, prompts read aloud and live transcription."""
 import hashlib
 import json
+import os
 import time
 import urllib.parse
 import uuid
@@ -389,6 +390,43 @@ def intake_page_is_html_with_the_name_escaped_and_a_strict_policy():
 
 
 # --- transcription quality ----------------------------------------------------------------------
+
+@test
+def webhook_attempts_carry_media_addresses_signed_when_they_are_made():
+    """A redelivery (or a retry) long after its event must not carry the addresses signed
+    when the event was written: they expire an hour after that."""
+    from webhook_receiver import Receiver, signature_ok
+    ws = Workspace()
+    _voice_link(ws, slug="hooked")
+    with Receiver(os.path.dirname(ENV["WEBHOOK_CA_BUNDLE"])) as rx:
+        ep = rx.endpoint()
+        hook = expect(ws.call("POST", f"workspaces/{ws.uuid}/webhooks/",
+                              json={"url": ep.url, "events": ["response.submitted"]}), 201)
+        st = ws.start("hooked")
+        expect(_upload(ws, "hooked", st, "said", media_files.wav(1.0), "audio/wav", kind="audio",
+                       name=None), 200)
+        expect(ws.submit("hooked", st), 200)
+        first = ep.wait(1, 15)[0]
+        base = f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/"
+        wait_until(lambda: expect(ws.call("GET", f"{base}deliveries/"), 200)["count"] == 1, 10,
+                   "the delivery recorded")
+        delivery = expect(ws.call("GET", f"{base}deliveries/"), 200)["results"][0]
+        time.sleep(2.2)
+        expect(ws.call("POST", f"{base}deliveries/{delivery['uuid']}/redeliver/"), 202)
+        again = ep.wait(2, 15)[1]
+
+    def address(d):
+        return _answer(d.json["data"]["response"], "said")["audio_url"]
+    old, new = address(first), address(again)
+    expires = [int(urllib.parse.parse_qs(urllib.parse.urlsplit(u).query)["expires"][0]) for u in (old, new)]
+    assert expires[1] >= expires[0] + 2, (old, new)
+    assert old.split("?")[0] == new.split("?")[0]
+    assert signature_ok(hook["secret"], again)
+    assert again.headers["webhook-id"] == first.headers["webhook-id"]
+    assert _get(new).status == 200 and _get(old).status == 200
+    # An altered signature is still refused.
+    assert _get(new.replace("signature=", "signature=x")).status == 404
+
 
 def _word_error_rate(ws, slug, link, recordings):
     """Uploads each (WAV bytes, what is said) as a voice answer of its own response, then

@@ -65,3 +65,33 @@ TEST_CASE("media urls: markers become addresses only where addresses go", "[medi
   // A marker that is not followed by a whole uuid stays.
   CHECK(urls.resolve(R"({"url":"media:123"})", "h", kWorkspace, kNow) == R"({"url":"media:123"})");
 }
+
+TEST_CASE("media urls: an old payload's addresses are signed afresh, others left alone",
+          "[media]") {
+  const MediaUrls urls("secret", "https");
+  const std::string blob2 = "223e4567-e89b-42d3-a456-426614174000";
+  const std::string written =
+      urls.resolve(std::string(R"({"answers":[{"audio_url":"media:)") + kBlob +
+                       R"("},{"value":{"url":"media:)" + blob2 + R"("}}]})",
+                   "acme.example.com", kWorkspace, kNow);
+  // Two hours later the addresses have expired; refreshed, they work again, for an hour.
+  const int64_t later = kNow + 7200;
+  const std::string refreshed = urls.refresh(written, kWorkspace, later);
+  CHECK(refreshed == urls.resolve(std::string(R"({"answers":[{"audio_url":"media:)") + kBlob +
+                                      R"("},{"value":{"url":"media:)" + blob2 + R"("}}]})",
+                                  "acme.example.com", kWorkspace, later));
+  const std::string first = refreshed.substr(refreshed.find("https://"));
+  CHECK(param(first, "expires") == std::to_string(later + 3600));
+  CHECK(urls.verify(kBlob, kWorkspace, param(first, "expires"),
+                    first.substr(first.find("signature=") + 10, 43), later));
+  // Only addresses this deployment signed for this workspace, where addresses go.
+  CHECK(urls.refresh(written, kOther, later) == written);
+  CHECK(MediaUrls("other secret", "https").refresh(written, kWorkspace, later) == written);
+  const std::string in_text =
+      std::string(R"({"value":"see /media/)") + kBlob + "?expires=1&signature=x\"}";
+  CHECK(urls.refresh(in_text, kWorkspace, later) == in_text);
+  const std::string tampered = std::string(R"({"audio_url":"https://h/media/)") + kBlob +
+                               R"(?expires=1800003600&signature=AAAA"})";
+  CHECK(urls.refresh(tampered, kWorkspace, later) == tampered);
+  CHECK(urls.refresh("{}", kWorkspace, later) == "{}");
+}
