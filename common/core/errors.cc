@@ -64,6 +64,8 @@ constexpr std::array kTable = {
               "The body is too large."},
     ErrorSpec{C::kUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", 415, kInvalidArgument,
               "Content-Type must be application/json."},
+    ErrorSpec{C::kRangeNotSatisfiable, "RANGE_NOT_SATISFIABLE", 416, kOutOfRange,
+              "The range names no byte of the content."},
     ErrorSpec{C::kIdempotencyKeyInUse, "IDEMPOTENCY_KEY_IN_USE", 409, kAborted,
               "A request with this Idempotency-Key is still being processed; retry once it "
               "has been answered."},

@@ -38,6 +38,7 @@ enum class ErrorCode {
   kNoFollowUpPending,
   kPayloadTooLarge,
   kUnsupportedMediaType,
+  kRangeNotSatisfiable,
   kIdempotencyKeyInUse,
   kIdempotencyKeyReused,
   kRateLimited,

@@ -116,8 +116,13 @@ std::string_view statusName(grpc::StatusCode code) {
   return index < std::size(kNames) ? kNames[index] : "UNKNOWN";
 }
 
-std::shared_ptr<grpc::Channel> makeChannel(const std::string& address) {
+std::shared_ptr<grpc::Channel> makeChannel(const std::string& address, bool bulk) {
   grpc::ChannelArguments args;
+  if (bulk) {
+    args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+    // Channels with the same arguments share connections: this one differs.
+    args.SetInt("feedback.bulk", 1);
+  }
   // Calls fail fast while a peer is down (no wait-for-ready); the gateway answers 503 at once.
   args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
   args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);

@@ -31,7 +31,11 @@ grpc::Status guarded(const std::function<void()>& body, std::string_view request
 // The canonical name of a gRPC status code, e.g. "NOT_FOUND".
 std::string_view statusName(grpc::StatusCode code);
 
-std::shared_ptr<grpc::Channel> makeChannel(const std::string& address);
+// The channel of calls to `address`: round robin over its replicas, health-checked, quick to
+// reconnect. `bulk`: for long streams of large messages (media reads), a connection of its own
+// whose streams' flow-control windows stay at their initial 64 KiB (no BDP probing), so that a
+// reader slower than its peer holds no more than that of its stream in this process.
+std::shared_ptr<grpc::Channel> makeChannel(const std::string& address, bool bulk = false);
 // Readiness of a channel to a peer: true when connected, or idle after having been connected
 // (unused channels go idle). Asks an idle channel to connect; may block up to 200 ms, so call
 // it from an admin thread, never from an API I/O thread.

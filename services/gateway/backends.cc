@@ -1,8 +1,15 @@
 #include "services/gateway/backends.h"
 
 #include "common/grpc/grpc_kit.h"
+#include "services/gateway/gateway_config.h"
 
 namespace feedback::gateway {
+
+Backends Backends::connect(const GatewayConfig& config) {
+  return {grpckit::makeChannel(config.tokens), grpckit::makeChannel(config.links),
+          grpckit::makeChannel(config.responses), grpckit::makeChannel(config.webhooks),
+          grpckit::makeChannel(config.responses, true)};
+}
 
 std::string renderBackendsAvailable(const Backends& backends) {
   std::string out = "# TYPE gateway_backend_available gauge\n";

@@ -9,11 +9,18 @@
 
 namespace feedback::gateway {
 
+struct GatewayConfig;
+
 struct Backends {
   std::shared_ptr<grpc::Channel> tokens;
   std::shared_ptr<grpc::Channel> links;
   std::shared_ptr<grpc::Channel> responses;
   std::shared_ptr<grpc::Channel> webhooks;
+  // The responses service's media calls, on a connection of their own (grpckit::makeChannel's
+  // `bulk`): recordings streamed to slow readers are not buffered here.
+  std::shared_ptr<grpc::Channel> responses_media;
+
+  static Backends connect(const GatewayConfig& config);
 };
 
 // gateway_backend_available{service}: 1 unless calls to that service fail at once because

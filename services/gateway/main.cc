@@ -46,9 +46,7 @@ int printRoutes() {
     return std::string_view(name) == "SECRETS_KEY" ? kAnyKey : nullptr;
   });
   const GatewayConfig config = GatewayConfig::fromEnvironment(env);
-  const Backends backends{grpckit::makeChannel(config.tokens), grpckit::makeChannel(config.links),
-                          grpckit::makeChannel(config.responses),
-                          grpckit::makeChannel(config.webhooks)};
+  const Backends backends = Backends::connect(config);
   RedisClient redis(config.redis.host, config.redis.port);
   Metrics metrics;
   RevokedKeys revoked([] { return FeedMark{0, false}; });
@@ -80,9 +78,7 @@ int main(int argc, char** argv) {
   const GatewayConfig& config = *loaded;
 
   try {
-    const Backends backends{grpckit::makeChannel(config.tokens), grpckit::makeChannel(config.links),
-                            grpckit::makeChannel(config.responses),
-                            grpckit::makeChannel(config.webhooks)};
+    const Backends backends = Backends::connect(config);
     auto tokens = feedback::tokens::v1::TokensService::NewStub(backends.tokens);
     RedisClient redis(config.redis.host, config.redis.port);
     Metrics metrics;

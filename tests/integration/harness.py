@@ -96,6 +96,15 @@ def request(method, path, key=None, json=None, body=None, headers=None, timeout=
         conn.close()
 
 
+def rss(proc):
+    """A process's resident memory in bytes (proc: a Popen or anything with .pid)."""
+    with open(f"/proc/{proc.pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
 def raw_exchange(data, timeout=5):
     """Sends raw bytes on a fresh connection and returns what the server sends back."""
     with socket.create_connection((_base.hostname, _base.port), timeout=timeout) as s:

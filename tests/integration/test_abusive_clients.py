@@ -13,19 +13,11 @@ import threading
 import time
 
 import media_files
-from harness import ExtraProcess, Workspace, expect, metrics, request, test, wait_until
+from harness import ExtraProcess, Workspace, expect, metrics, request, rss, test, wait_until
 
 READ_TIMEOUT_S = 2
 MIB = 1024 * 1024
 IDLE_TARGET = {1000: 64 * MIB, 10000: 96 * MIB}
-
-
-def rss(proc):
-    with open(f"/proc/{proc.pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
 
 
 class WellBehaved:

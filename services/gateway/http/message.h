@@ -2,6 +2,7 @@
 // Transport-free HTTP messages: the server converts Beast's types to these, so routing and
 // handlers compile and test without sockets or Beast headers.
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,10 +66,28 @@ struct HttpRequest {
   }
 };
 
+// A body sent as it comes (a stored recording streamed from its service), so that neither the
+// gateway nor the service holds the whole of it. The server asks for one piece at a time, the
+// next only once the previous one is written to the socket.
+class BodyStream {
+ public:
+  virtual ~BodyStream() = default;
+  // `got` is called exactly once, from any thread: ok with the next piece (empty: the body is
+  // complete), or not ok when the body cannot be completed (the connection is then closed,
+  // which tells the client its body was cut).
+  using Got = std::function<void(bool ok, std::string piece)>;
+  virtual void next(Got got) = 0;
+  // No more pieces are wanted (the client left, or the body was not sent: HEAD).
+  virtual void cancel() = 0;
+};
+
 struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // When set, the body comes from it instead, `stream_length` bytes long (Content-Length).
+  std::shared_ptr<BodyStream> stream;
+  int64_t stream_length = 0;
   // Close the connection after this answer.
   bool close = false;
 

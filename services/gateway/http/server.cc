@@ -252,6 +252,7 @@ class Session : public std::enable_shared_from_this<Session> {
     releaseLargeBody();
     if (answer.status == 101 && websocket_factory_) return upgrade();
     upgrade_request_.reset();
+    if (answer.stream) return writeStreamed(std::move(answer));
     response_ = {};
     response_.version(version_ ? version_ : 11);
     response_.result(static_cast<unsigned>(answer.status));
@@ -265,6 +266,64 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.expires_after(server_.options.write_timeout);
     http::async_write(stream_, response_,
                       beast::bind_front_handler(&Session::onWrite, shared_from_this()));
+  }
+
+  // The header with the body's length, then each piece as the stream gives it.
+  void writeStreamed(HttpResponse answer) {
+    body_stream_ = std::move(answer.stream);
+    stream_head_ = {};
+    stream_head_.version(version_ ? version_ : 11);
+    stream_head_.result(static_cast<unsigned>(answer.status));
+    for (auto& [name, value] : answer.headers) stream_head_.insert(name, value);
+    stream_head_.content_length(static_cast<std::uint64_t>(answer.stream_length));
+    stream_head_.keep_alive(keep_alive_ && !answer.close && server_.accepting);
+    close_after_write_ = !stream_head_.keep_alive();
+    stream_serializer_.emplace(stream_head_);
+    stream_.expires_after(server_.options.write_timeout);
+    http::async_write_header(stream_, *stream_serializer_,
+                             [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                               if (ec || self->head_) {
+                                 self->endStream();
+                                 return ec ? self->close() : self->onWrite(ec, 0);
+                               }
+                               self->nextPiece();
+                             });
+  }
+
+  void nextPiece() {
+    body_stream_->next([self = shared_from_this()](bool ok, std::string piece) {
+      asio::post(self->stream_.get_executor(), [self, ok, piece = std::move(piece)]() mutable {
+        self->onPiece(ok, std::move(piece));
+      });
+    });
+  }
+
+  void onPiece(bool ok, std::string piece) {
+    if (!ok) {
+      endStream();
+      return close();
+    }
+    if (piece.empty()) {
+      endStream();
+      return onWrite({}, 0);
+    }
+    piece_ = std::move(piece);
+    stream_.expires_after(server_.options.write_timeout);
+    asio::async_write(stream_, asio::buffer(piece_),
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                        if (ec) {
+                          self->endStream();
+                          return self->close();
+                        }
+                        self->nextPiece();
+                      });
+  }
+
+  void endStream() {
+    if (body_stream_) body_stream_->cancel();
+    body_stream_.reset();
+    stream_serializer_.reset();
+    piece_ = {};
   }
 
   void upgrade() {
@@ -326,6 +385,11 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::empty_body> continue_{http::status::continue_, 11};
   http::response<http::string_body> response_;
+  // A streamed answer: its header, and the stream its body comes from, a piece at a time.
+  http::response<http::empty_body> stream_head_;
+  std::optional<http::response_serializer<http::empty_body>> stream_serializer_;
+  std::shared_ptr<BodyStream> body_stream_;
+  std::string piece_;
   std::string remote_;
   unsigned version_ = 11;
   bool keep_alive_ = true;

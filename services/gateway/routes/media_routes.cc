@@ -1,11 +1,12 @@
 // Respondents' media (docs/api.md "Media"; media service of the responses process):
 //   POST /i/{slug}/responses/{uuid}/files/{field_key}/   a file_upload answer
 //   POST /i/{slug}/responses/{uuid}/audio/{field_key}/   a recorded answer
-//   GET  /media/{uuid}?expires=&signature=               a stored file or recording
+//   GET  /media/{uuid}?expires=&signature=               a stored file or recording (Range)
 //   GET  /i/{slug}/questions/{uuid}/speech.wav           a prompt read aloud (tts_enabled)
 //   GET  /i/{slug}/responses/{uuid}/live/{field_key}/    live transcription (WebSocket,
 //                                                        live_transcription.cc)
 #include "common/api/response_json.h"
+#include "common/core/byte_range.h"
 #include "common/core/limits.h"
 #include "common/core/text.h"
 #include "common/grpc/grpc_kit.h"
@@ -96,17 +97,64 @@ std::string contentDisposition(const rv1::MediaHeader& header) {
   return std::string(shown ? "inline" : "attachment") + "; filename*=UTF-8''" + encoded;
 }
 
-HttpResponse mediaResponse(MediaContent content, std::string cache_control) {
+// The headers of a file or rendering, without its body.
+HttpResponse mediaHeaders(const rv1::MediaHeader& header, std::string cache_control) {
   HttpResponse response;
   response.status = 200;
-  response.setHeader("Content-Type", content.header.content_type());
-  response.setHeader("Content-Disposition", contentDisposition(content.header));
-  response.setHeader("ETag", "\"" + content.header.etag() + "\"");
+  response.setHeader("Content-Type", header.content_type());
+  response.setHeader("Content-Disposition", contentDisposition(header));
+  response.setHeader("ETag", "\"" + header.etag() + "\"");
   response.setHeader("Cache-Control", std::move(cache_control));
   // A respondent's upload is never run as a page of this host, whatever it holds.
   response.setHeader("X-Content-Type-Options", "nosniff");
   response.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+  return response;
+}
+
+HttpResponse mediaResponse(MediaContent content, std::string cache_control) {
+  HttpResponse response = mediaHeaders(content.header, std::move(cache_control));
   response.body = std::move(content.body);
+  return response;
+}
+
+// The read a request asks for: the whole file, or the one byte range of its Range header
+// (while If-Range, when sent, still names the file's tag).
+rv1::ReadMediaRequest readRequest(const RequestContext& ctx, const std::string& blob_uuid) {
+  rv1::ReadMediaRequest request;
+  request.set_workspace_uuid(ctx.caller.workspace().uuid());
+  request.set_blob_uuid(blob_uuid);
+  if (auto spec = parseByteRange(ctx.request.header("range"))) {
+    auto* range = request.mutable_range();
+    if (spec->first) range->set_first(*spec->first);
+    if (spec->last) range->set_last(*spec->last);
+    request.set_if_range(std::string(ctx.request.header("if-range")));
+  }
+  return request;
+}
+
+// 200 with the whole file, 206 with the part asked for, or 416 when the part is none of it.
+HttpResponse streamedMedia(const RequestContext& ctx, const rv1::MediaHeader& header,
+                           std::shared_ptr<BodyStream> body) {
+  const std::string size = std::to_string(header.size_bytes());
+  if (header.unsatisfiable()) {
+    HttpResponse response =
+        errorResponse(ApiError(ErrorCode::kRangeNotSatisfiable), ctx.request_id);
+    response.setHeader("Content-Range", "bytes */" + size);
+    response.setHeader("Accept-Ranges", "bytes");
+    return response;
+  }
+  // Private: the address is the credential; kept no longer than it is valid.
+  HttpResponse response = mediaHeaders(header, "private, max-age=3600");
+  response.setHeader("Accept-Ranges", "bytes");
+  if (header.partial()) {
+    response.status = 206;
+    response.setHeader("Content-Range",
+                       "bytes " + std::to_string(header.range_first()) + "-" +
+                           std::to_string(header.range_first() + header.range_length() - 1) + "/" +
+                           size);
+  }
+  response.stream = std::move(body);
+  response.stream_length = header.range_length();
   return response;
 }
 
@@ -116,22 +164,14 @@ void serveMedia(const MediaStub& media, const api::MediaUrls& urls, const Contex
   if (!signedForCaller(urls, *ctx, blob_uuid)) {
     return respond(notFound(*ctx, "No such file, or its address has expired."));
   }
-  auto request = std::make_shared<rv1::ReadMediaRequest>();
-  request->set_workspace_uuid(ctx->caller.workspace().uuid());
-  request->set_blob_uuid(blob_uuid);
-  readMedia<rv1::ReadMediaResponse>(
-      ctx,
-      [media, request](grpc::ClientContext* client,
-                       grpc::ClientReadReactor<rv1::ReadMediaResponse>* r) {
-        media->async()->ReadMedia(client, request.get(), r);
-      },
-      [ctx, respond, request](const grpc::Status& status, MediaContent content) {
-        if (!status.ok()) {
-          return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
-        }
-        // Private: the address is the credential; kept no longer than it is valid.
-        respond(mediaResponse(std::move(content), "private, max-age=3600"));
-      });
+  streamMedia(media, ctx, readRequest(*ctx, blob_uuid),
+              [ctx, respond](const grpc::Status& status, const rv1::MediaHeader& header,
+                             std::shared_ptr<BodyStream> body) {
+                if (!status.ok()) {
+                  return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
+                }
+                respond(streamedMedia(*ctx, header, std::move(body)));
+              });
 }
 
 void speech(const MediaStub& media, const ContextPtr& ctx, Respond respond, const FormPtr& form) {
@@ -172,7 +212,7 @@ void speech(const MediaStub& media, const ContextPtr& ctx, Respond respond, cons
 
 void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,
                     const api::MediaUrls& urls) {
-  MediaStub media = rv1::MediaService::NewStub(backends.responses);
+  MediaStub media = rv1::MediaService::NewStub(backends.responses_media);
   auto uploading = [media](rv1::MediaKind kind) {
     return [media, kind](const ContextPtr& ctx, Respond respond, FormPtr form) {
       upload(media, kind, ctx, std::move(respond), form);

@@ -1,6 +1,9 @@
 #include "services/gateway/routes/media_streams.h"
 
+#include <grpcpp/alarm.h>
+
 #include <algorithm>
+#include <mutex>
 
 namespace feedback::gateway {
 namespace {
@@ -48,7 +51,160 @@ class Uploader final : public grpc::ClientWriteReactor<rv1::UploadAnswerMediaReq
   std::size_t sent_ = 0;
 };
 
+// A 32 MiB recording read at 64 kbit/s (a phone on a poor network).
+constexpr std::chrono::hours kLongestRead{2};
+
+// ReadMedia's answers as a BodyStream. A hold keeps the call open between reads, which
+// next() starts from the server's threads; it is released once the last read ended or the
+// stream was dropped (MediaBody), after which OnDone comes. The reactor keeps itself alive
+// until then.
+class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaResponse> {
+ public:
+  static std::shared_ptr<MediaStreamReader> start(const MediaStub& stub, const ContextPtr& ctx,
+                                                  rv1::ReadMediaRequest request,
+                                                  MediaStreamDone done) {
+    std::shared_ptr<MediaStreamReader> reader(new MediaStreamReader(std::move(done)));
+    reader->self_ = reader;
+    reader->request_ = std::move(request);
+    detail::prepareCall(reader->client_, *ctx);
+    // The request's deadline bounds the wait for the header (the alarm); the body takes as long
+    // as the client reads, each piece's write bounded by the server's write timeout, and a
+    // client that leaves ends the call.
+    reader->client_.set_deadline(std::chrono::system_clock::now() + kLongestRead);
+    reader->header_alarm_.Set(ctx->deadline, [weak = std::weak_ptr(reader)](bool fired) {
+      auto late = weak.lock();
+      if (fired && late) late->headerLate();
+    });
+    stub->async()->ReadMedia(&reader->client_, &reader->request_, reader.get());
+    reader->AddHold();
+    reader->StartRead(&reader->response_);
+    reader->StartCall();
+    return reader;
+  }
+
+  void next(BodyStream::Got got) {
+    std::unique_lock lock(mutex_);
+    if (!holding_) {
+      lock.unlock();
+      return got(false, {});  // dropped, or ended before its body did
+    }
+    if (delivered_ == expected_) {
+      // All the header promised came: the call's end is read, and tells whether it was whole.
+      last_ = std::move(got);
+    } else {
+      got_ = std::move(got);
+    }
+    lock.unlock();
+    StartRead(&response_);
+  }
+
+  void cancel() {
+    std::unique_lock lock(mutex_);
+    const bool release = holding_ && !got_ && !last_;
+    if (release) holding_ = false;
+    lock.unlock();
+    client_.TryCancel();
+    if (release) RemoveHold();
+  }
+
+  void headerLate() {
+    std::unique_lock lock(mutex_);
+    if (!done_) return;
+    header_late_ = true;
+    lock.unlock();
+    client_.TryCancel();
+  }
+
+  void OnReadDone(bool ok) override {
+    std::unique_lock lock(mutex_);
+    if (!ok) {
+      holding_ = false;
+      lock.unlock();
+      return RemoveHold();  // OnDone follows, with the status
+    }
+    auto& chunk = *response_.mutable_chunk();
+    if (done_) {
+      auto done = std::move(done_);
+      done_ = nullptr;
+      expected_ = chunk.header().range_length();
+      lock.unlock();
+      header_alarm_.Cancel();
+      return done(grpc::Status::OK, std::move(*chunk.mutable_header()), body());
+    }
+    auto got = std::move(got_);
+    got_ = nullptr;
+    delivered_ += static_cast<int64_t>(chunk.data().size());
+    const bool too_long = delivered_ > expected_ || !got;
+    lock.unlock();
+    if (too_long) {
+      client_.TryCancel();
+      if (got) got(false, {});
+      return StartRead(&response_);  // fails at once, and the call ends
+    }
+    got(true, std::move(*chunk.mutable_data()));
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    std::unique_lock lock(mutex_);
+    auto done = std::move(done_);
+    auto got = std::move(got_);
+    auto last = std::move(last_);
+    done_ = nullptr;
+    got_ = last_ = nullptr;
+    const bool whole = status.ok() && delivered_ == expected_;
+    const bool late = header_late_;
+    lock.unlock();
+    if (done) {
+      done(late          ? grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "no header in time")
+           : status.ok() ? grpc::Status(grpc::StatusCode::INTERNAL, "no header")
+                         : status,
+           {}, nullptr);
+    }
+    if (got) got(false, {});
+    if (last) last(whole, {});
+    self_.reset();  // last: may end this object
+  }
+
+ private:
+  explicit MediaStreamReader(MediaStreamDone done) : done_(std::move(done)) {}
+  std::shared_ptr<BodyStream> body();
+
+  std::mutex mutex_;
+  MediaStreamDone done_;  // until the header came
+  BodyStream::Got got_;   // a piece asked for
+  BodyStream::Got last_;  // the end asked for
+  bool holding_ = true;
+  bool header_late_ = false;
+  grpc::Alarm header_alarm_;
+  int64_t expected_ = 0, delivered_ = 0;
+  grpc::ClientContext client_;
+  rv1::ReadMediaRequest request_;
+  rv1::ReadMediaResponse response_;
+  std::shared_ptr<MediaStreamReader> self_;
+};
+
+// What the server holds: dropping it ends the call.
+class MediaBody final : public BodyStream {
+ public:
+  explicit MediaBody(std::shared_ptr<MediaStreamReader> reader) : reader_(std::move(reader)) {}
+  ~MediaBody() override { reader_->cancel(); }
+  void next(Got got) override { reader_->next(std::move(got)); }
+  void cancel() override { reader_->cancel(); }
+
+ private:
+  std::shared_ptr<MediaStreamReader> reader_;
+};
+
+std::shared_ptr<BodyStream> MediaStreamReader::body() {
+  return std::make_shared<MediaBody>(self_);
+}
+
 }  // namespace
+
+void streamMedia(const MediaStub& stub, const ContextPtr& ctx, rv1::ReadMediaRequest request,
+                 MediaStreamDone done) {
+  MediaStreamReader::start(stub, ctx, std::move(request), std::move(done));
+}
 
 void detail::prepareCall(grpc::ClientContext& client, const RequestContext& ctx) {
   client.set_deadline(ctx.deadline);

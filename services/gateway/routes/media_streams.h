@@ -1,7 +1,7 @@
 #pragma once
 // Streaming gRPC calls of the media service on behalf of an HTTP request (callback API, the
-// request's deadline and id): an upload sent in chunks from the request's body, and a file
-// or recording read back in chunks into one HTTP body.
+// request's deadline and id): an upload sent in chunks from the request's body, a file or
+// recording streamed to the client, and a rendering read back in chunks into one HTTP body.
 
 #include <algorithm>
 #include <functional>
@@ -81,6 +81,15 @@ template <class Response>
 void readMedia(const ContextPtr& ctx, const MediaReadCall<Response>& start, MediaDone done) {
   new detail::MediaReader<Response>(ctx, start, std::move(done));
 }
+
+// A stored file or recording read as the client takes it (ReadMedia): `done` is called once,
+// with the header and the body's stream (pieces as they come from the responses service, the
+// next asked for only once the previous one is written), or with the call's failure. Dropping
+// the stream ends the call.
+using MediaStreamDone = std::function<void(
+    const grpc::Status&, feedback::responses::v1::MediaHeader, std::shared_ptr<BodyStream>)>;
+void streamMedia(const MediaStub& stub, const ContextPtr& ctx,
+                 feedback::responses::v1::ReadMediaRequest request, MediaStreamDone done);
 
 // GET /i/{slug}/responses/{uuid}/live/{field_key}/: live transcription over a WebSocket
 // (live_transcription.cc).

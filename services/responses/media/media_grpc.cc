@@ -8,6 +8,7 @@
 #include "common/grpc/grpc_kit.h"
 #include "common/service/call_meter.h"
 #include "services/responses/media/live_transcription.h"
+#include "services/responses/media/media_read_stream.h"
 #include "services/responses/media/pg_blob_store.h"
 #include "services/responses/pg_responses_store.h"
 
@@ -149,21 +150,7 @@ grpc::ServerReadReactor<v1::UploadAnswerMediaRequest>* MediaGrpc::UploadAnswerMe
 
 grpc::ServerWriteReactor<v1::ReadMediaResponse>* MediaGrpc::ReadMedia(
     grpc::CallbackServerContext* context, const v1::ReadMediaRequest* request) {
-  return new ChunkWriter<v1::ReadMediaResponse>(
-      context, pool_, counters_, "ReadMedia",
-      [request](PgSession& session, std::vector<v1::MediaChunk>& out) {
-        PgBlobStore blobs(session.connection());
-        out.emplace_back();
-        auto info = blobs.read(
-            request->workspace_uuid(), request->blob_uuid(),
-            [&](std::string_view chunk) { out.emplace_back().set_data(std::string(chunk)); });
-        if (!info) throw ApiError(ErrorCode::kNotFound, "No such file.");
-        auto* header = out.front().mutable_header();
-        header->set_content_type(info->content_type);
-        header->set_file_name(info->file_name);
-        header->set_size_bytes(info->size_bytes);
-        header->set_etag(info->sha256);
-      });
+  return newMediaReadStream(context, request, pool_, counters_);
 }
 
 grpc::ServerWriteReactor<v1::SpeakTextResponse>* MediaGrpc::SpeakText(

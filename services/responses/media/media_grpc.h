@@ -1,7 +1,7 @@
 #pragma once
 // Thin adapter of MediaService: uploads are taken in as the gateway streams them and handed to
-// MediaAnswers on the worker pool once whole; reads and prompts read aloud are loaded on the
-// worker pool and streamed back in chunks.
+// MediaAnswers on the worker pool once whole; reads stream a few chunks at a time
+// (media_read_stream.h); prompts read aloud are loaded on the worker pool and streamed back.
 
 #include "common/core/counters.h"
 #include "common/pg/pg_pool.h"

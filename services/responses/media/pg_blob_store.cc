@@ -37,6 +37,16 @@ constexpr const char* kSelectChunksSql =
     "SELECT seq, data FROM responses.blob_chunks WHERE blob_uuid = $1 AND seq >= $2"
     " ORDER BY seq LIMIT 8";
 
+// Sizes without the content: length() of a value stored out of line reads its pointer only.
+constexpr const char* kSelectChunkSizes = "media_select_chunk_sizes";
+constexpr const char* kSelectChunkSizesSql =
+    "SELECT length(data) FROM responses.blob_chunks WHERE blob_uuid = $1 ORDER BY seq";
+
+constexpr const char* kSelectChunkRange = "media_select_chunk_range";
+constexpr const char* kSelectChunkRangeSql =
+    "SELECT seq, data FROM responses.blob_chunks WHERE blob_uuid = $1 AND seq BETWEEN $2 AND $3"
+    " ORDER BY seq";
+
 constexpr const char* kDeleteBlob = "media_delete_blob";
 constexpr const char* kDeleteBlobSql =
     "DELETE FROM responses.blobs WHERE workspace_uuid = $1 AND uuid = $2";
@@ -110,6 +120,8 @@ void PgBlobStore::prepare(pqxx::connection& c) {
   c.prepare(kTranscribeNow, kTranscribeNowSql);
   c.prepare(kSelectBlob, kSelectBlobSql);
   c.prepare(kSelectChunks, kSelectChunksSql);
+  c.prepare(kSelectChunkSizes, kSelectChunkSizesSql);
+  c.prepare(kSelectChunkRange, kSelectChunkRangeSql);
   c.prepare(kDeleteBlob, kDeleteBlobSql);
   c.prepare(kClaimTranscription, kClaimTranscriptionSql);
   c.prepare(kFinishTranscription, kFinishTranscriptionSql);
@@ -172,6 +184,37 @@ std::optional<BlobInfo> PgBlobStore::read(const std::string& workspace_uuid,
     if (chunks.size() < 8) break;
   }
   return info;
+}
+
+std::optional<BlobInfo> PgBlobStore::info(const std::string& workspace_uuid,
+                                          const std::string& uuid) {
+  pqxx::read_transaction tx(connection_);
+  auto rows = tx.exec_prepared(kSelectBlob, workspace_uuid, uuid);
+  if (rows.empty()) return std::nullopt;
+  return BlobInfo{uuid,
+                  workspace_uuid,
+                  rows[0][0].as<std::string>(),
+                  rows[0][1].as<std::string>(),
+                  rows[0][2].as<int64_t>(),
+                  rows[0][3].as<std::string>()};
+}
+
+std::vector<int64_t> PgBlobStore::chunkSizes(const std::string& uuid) {
+  pqxx::read_transaction tx(connection_);
+  std::vector<int64_t> sizes;
+  for (const auto& row : tx.exec_prepared(kSelectChunkSizes, uuid)) {
+    sizes.push_back(row[0].as<int64_t>());
+  }
+  return sizes;
+}
+
+void PgBlobStore::readChunks(const std::string& uuid, int first_seq, int last_seq,
+                             const std::function<void(int, std::string_view)>& chunk) {
+  pqxx::read_transaction tx(connection_);
+  for (const auto& row : tx.exec_prepared(kSelectChunkRange, uuid, first_seq, last_seq)) {
+    pqxx::binarystring data(row[1]);
+    chunk(row[0].as<int>(), std::string_view(data.get(), data.size()));
+  }
 }
 
 void PgBlobStore::remove(const std::string& workspace_uuid, const std::string& uuid) {

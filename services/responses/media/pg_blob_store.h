@@ -23,6 +23,13 @@ class PgBlobStore final : public BlobStore {
                                const std::function<void(std::string_view)>& chunk) override;
   void remove(const std::string& workspace_uuid, const std::string& uuid) override;
   void transcribeNow(const std::string& workspace_uuid, const std::string& uuid) override;
+
+  // Reads of a part of a blob (media_reads.h): its row, its chunks' sizes in order, and the
+  // chunks from `first_seq` to `last_seq`, each given to `chunk` with its seq.
+  std::optional<BlobInfo> info(const std::string& workspace_uuid, const std::string& uuid);
+  std::vector<int64_t> chunkSizes(const std::string& uuid);
+  void readChunks(const std::string& uuid, int first_seq, int last_seq,
+                  const std::function<void(int, std::string_view)>& chunk);
   void queueForSpeechServer(const TranscriptionJob& job) override;
 
   // A due transcription, leased for `lease` (a worker that dies gives it back then), with its

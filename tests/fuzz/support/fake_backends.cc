@@ -147,8 +147,9 @@ FakeBackends::FakeBackends() : generic_(std::make_unique<Generic>(messages_)) {
   builder.RegisterCallbackGenericService(generic_.get());
   server_ = builder.BuildAndStart();
   FUZZ_CHECK(server_ != nullptr && port > 0);
-  auto channel = grpckit::makeChannel("127.0.0.1:" + std::to_string(port));
-  backends_ = {channel, channel, channel, channel};
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  auto channel = grpckit::makeChannel(address);
+  backends_ = {channel, channel, channel, channel, grpckit::makeChannel(address, true)};
 }
 
 FakeBackends::~FakeBackends() {

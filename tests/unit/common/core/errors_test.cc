@@ -12,25 +12,26 @@ TEST_CASE("errors: the table gives each contract code its HTTP status", "[errors
     const char* name;
     int status;
   };
-  for (Row row :
-       {Row{ErrorCode::kNameRequired, "NAME_REQUIRED", 400},
-        Row{ErrorCode::kSlugConflict, "SLUG_CONFLICT", 400},
-        Row{ErrorCode::kInvalidJson, "INVALID_JSON", 400},
-        Row{ErrorCode::kValidationError, "VALIDATION_ERROR", 400},
-        Row{ErrorCode::kInvalidScope, "INVALID_SCOPE", 400},
-        Row{ErrorCode::kAuthenticationRequired, "AUTHENTICATION_REQUIRED", 401},
-        Row{ErrorCode::kInvalidApiKey, "INVALID_API_KEY", 401},
-        Row{ErrorCode::kInsufficientScope, "INSUFFICIENT_SCOPE", 403},
-        Row{ErrorCode::kLinkLimitReached, "LINK_LIMIT_REACHED", 403},
-        Row{ErrorCode::kNotFound, "", 404}, Row{ErrorCode::kInvalidPage, "INVALID_PAGE", 404},
-        Row{ErrorCode::kMethodNotAllowed, "METHOD_NOT_ALLOWED", 405},
-        Row{ErrorCode::kLinkPaused, "LINK_PAUSED", 409},
-        Row{ErrorCode::kPayloadTooLarge, "PAYLOAD_TOO_LARGE", 413},
-        Row{ErrorCode::kUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", 415},
-        Row{ErrorCode::kIdempotencyKeyInUse, "IDEMPOTENCY_KEY_IN_USE", 409},
-        Row{ErrorCode::kIdempotencyKeyReused, "IDEMPOTENCY_KEY_REUSED", 422},
-        Row{ErrorCode::kRateLimited, "RATE_LIMITED", 429},
-        Row{ErrorCode::kServiceUnavailable, "SERVICE_UNAVAILABLE", 503}}) {
+  for (Row row : {Row{ErrorCode::kNameRequired, "NAME_REQUIRED", 400},
+                  Row{ErrorCode::kSlugConflict, "SLUG_CONFLICT", 400},
+                  Row{ErrorCode::kInvalidJson, "INVALID_JSON", 400},
+                  Row{ErrorCode::kValidationError, "VALIDATION_ERROR", 400},
+                  Row{ErrorCode::kInvalidScope, "INVALID_SCOPE", 400},
+                  Row{ErrorCode::kAuthenticationRequired, "AUTHENTICATION_REQUIRED", 401},
+                  Row{ErrorCode::kInvalidApiKey, "INVALID_API_KEY", 401},
+                  Row{ErrorCode::kInsufficientScope, "INSUFFICIENT_SCOPE", 403},
+                  Row{ErrorCode::kLinkLimitReached, "LINK_LIMIT_REACHED", 403},
+                  Row{ErrorCode::kNotFound, "", 404},
+                  Row{ErrorCode::kInvalidPage, "INVALID_PAGE", 404},
+                  Row{ErrorCode::kMethodNotAllowed, "METHOD_NOT_ALLOWED", 405},
+                  Row{ErrorCode::kLinkPaused, "LINK_PAUSED", 409},
+                  Row{ErrorCode::kPayloadTooLarge, "PAYLOAD_TOO_LARGE", 413},
+                  Row{ErrorCode::kUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", 415},
+                  Row{ErrorCode::kRangeNotSatisfiable, "RANGE_NOT_SATISFIABLE", 416},
+                  Row{ErrorCode::kIdempotencyKeyInUse, "IDEMPOTENCY_KEY_IN_USE", 409},
+                  Row{ErrorCode::kIdempotencyKeyReused, "IDEMPOTENCY_KEY_REUSED", 422},
+                  Row{ErrorCode::kRateLimited, "RATE_LIMITED", 429},
+                  Row{ErrorCode::kServiceUnavailable, "SERVICE_UNAVAILABLE", 503}}) {
     INFO(row.name);
     CHECK(feedback::errorSpec(row.code).name == row.name);
     CHECK(feedback::errorSpec(row.code).http_status == row.status);
