@@ -10,8 +10,13 @@ namespace feedback::limits {
 inline constexpr std::size_t kMaxJsonBodyBytes = 1024 * 1024;
 // A file_upload answer, whatever the question's max_size_mb says.
 inline constexpr int kMaxFileUploadMiB = 25;
-// An audio upload.
+// A WAV recording, and a live stream's PCM.
 inline constexpr std::size_t kMaxAudioUploadBytes = 10 * 1024 * 1024;
+// An Opus recording (WebM or Ogg) may hold the question's max_duration at this rate (64
+// kbit/s), never less than a WAV may and never more than kMaxCompressedAudioUploadBytes: an
+// hour's answer fits (questions::maxRecordingBytes).
+inline constexpr std::size_t kCompressedAudioBytesPerSecond = 8000;
+inline constexpr std::size_t kMaxCompressedAudioUploadBytes = 32 * 1024 * 1024;
 // A typed answer (text, voice typed instead of recorded), in characters, unless the question
 // sets max_characters.
 inline constexpr std::size_t kMaxTextAnswerCharacters = 10000;

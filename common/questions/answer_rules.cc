@@ -1,5 +1,6 @@
 #include "common/questions/answer_rules.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -270,6 +271,15 @@ Problem fileAnswerProblem(const Question& question, boost::json::value& value) {
     return "url must be an absolute http(s) URL";
   }
   return std::nullopt;
+}
+
+int64_t maxRecordingBytes(const Question& question, bool compressed) {
+  constexpr double kLongestRecordingSeconds = 3600;
+  const auto wav = static_cast<int64_t>(limits::kMaxAudioUploadBytes);
+  if (!compressed) return wav;
+  const double seconds = settingNumber(question, "max_duration").value_or(kLongestRecordingSeconds);
+  const auto allowed = static_cast<int64_t>(seconds * limits::kCompressedAudioBytesPerSecond);
+  return std::clamp(allowed, wav, static_cast<int64_t>(limits::kMaxCompressedAudioUploadBytes));
 }
 
 Problem durationProblem(const Question& question, double seconds) {

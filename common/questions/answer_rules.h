@@ -57,6 +57,9 @@ inline constexpr std::size_t kMaxPartCharacters = 500;
 int64_t maxFileBytes(const Question& question);
 // That limit as people read it, e.g. "5 MB".
 std::string fileLimitText(const Question& question);
+// The largest recording a question takes: a WAV's limit, or for Opus (`compressed`) its
+// max_duration (an hour when unset) at 64 kbit/s within limits.h's bounds.
+int64_t maxRecordingBytes(const Question& question, bool compressed);
 // A recorded answer's length in seconds against the question's max_duration (voice types).
 std::optional<std::string> durationProblem(const Question& question, double seconds);
 // True when `content_type` ("type/subtype", parameters ignored) is one of the question's

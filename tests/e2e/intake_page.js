@@ -171,6 +171,56 @@ async function main() {
       await context.close();
     });
 
+    await run("a voice answer is recorded as WebM/Opus, transcribed, and sought in where it is stored", async () => {
+      const made = await api("POST", "links/", ws.api_key, {
+        name: "Opus", slug: "opus", questions: [{ prompt: "Tell us more", type: "voice", field_key: "said", configuration: { max_duration: 600 } }],
+      });
+      assert.strictEqual(made.status, 201, JSON.stringify(made.body));
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      await context.grantPermissions(["microphone"], { origin });
+      const page = await context.newPage();
+      const uploads = [];
+      page.on("request", (r) => r.method() === "POST" && r.url().includes("/audio/said/") && uploads.push(r.headers()["content-type"]));
+      const ranges = [];
+      page.on("request", (r) => r.url().includes("/media/") && ranges.push(r.headers().range || ""));
+      await page.goto(`${origin}/i/opus`);
+      // Opus holds up to an hour: the timer says the question's 10 minutes, not WAV's 5:20.
+      await page.locator("#q-said .timer").filter({ hasText: "0:00 / 10:00" }).waitFor();
+      await page.locator("#q-said").getByRole("button", { name: "Record your answer" }).click();
+      // Two loops of the fake microphone: the sentence whole at least once.
+      await page.waitForTimeout(2 * loopMillis(fakeAudioFile) + 500);
+      await page.locator("#q-said").getByRole("button", { name: "Stop recording" }).click();
+      await page.locator("#q-said .saved").filter({ hasText: "Recording saved" }).waitFor({ timeout: 20000 });
+      assert.deepStrictEqual(uploads, ["audio/webm"], "uploaded as WebM/Opus");
+      // The player plays what was stored, and seeks in it: the browser reads it in parts.
+      const seek = await page.evaluate(async () => {
+        const player = document.querySelector("#q-said audio");
+        if (player.readyState < 1) await new Promise((resolve) => player.addEventListener("loadedmetadata", resolve, { once: true }));
+        const target = Math.min(3, player.duration / 2);
+        await new Promise((resolve) => {
+          player.addEventListener("seeked", resolve, { once: true });
+          player.currentTime = target;
+        });
+        return { src: player.getAttribute("src"), duration: player.duration, target, now: player.currentTime, seekable: player.seekable.length ? player.seekable.end(0) : 0 };
+      });
+      assert.ok(seek.src.startsWith("/media/"), `played back from ${seek.src}`);
+      assert.ok(Number.isFinite(seek.duration) && seek.duration > 1, `duration ${seek.duration}`);
+      assert.ok(Math.abs(seek.now - seek.target) < 0.5 && seek.seekable >= seek.target, JSON.stringify(seek));
+      assert.ok(ranges.some((r) => r.startsWith("bytes=")), `the player asked for ranges: ${JSON.stringify(ranges)}`);
+      await page.getByRole("button", { name: "Send my answers" }).click();
+      await page.getByRole("heading", { name: "Thanks for your response!" }).waitFor();
+      let voice = null;
+      for (let i = 0; i < 60 && !(voice && typeof voice.transcription === "string"); i++) {
+        const list = await api("GET", `links/${made.body.uuid}/responses/`, ws.api_key);
+        voice = list.body.results[0]?.answers.find((a) => a.field_key === "said");
+        if (!(voice && typeof voice.transcription === "string")) await page.waitForTimeout(500);
+      }
+      assert.ok(voice.duration > loopMillis(fakeAudioFile) / 1000, JSON.stringify(voice));
+      assert.ok(/\b(delivery|support|team|late)\b/.test(voice.transcription || ""), `transcription: ${voice.transcription}`);
+      console.log(`  WebM/Opus answer: ${voice.duration.toFixed(1)} s, ${JSON.stringify(voice.transcription)}; sought to ${seek.now.toFixed(2)} s of ${seek.duration.toFixed(2)}`);
+      await context.close();
+    });
+
     await run("360 px wide: nothing wider than the screen", async () => {
       const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
       const page = await context.newPage();

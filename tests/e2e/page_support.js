@@ -62,11 +62,14 @@ async function seriousViolations(page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`);
 }
 
-// Runs named tests one after another; summary() prints "<what>: N passed, M failed".
+// Runs named tests one after another (only those whose name holds E2E_ONLY, when set);
+// summary() prints "<what>: N passed, M failed".
 function runner() {
   const results = [];
+  const only = process.env.E2E_ONLY;
   return {
     async run(name, fn) {
+      if (only && !name.includes(only)) return;
       try {
         await fn();
         results.push([name, true]);

@@ -54,6 +54,37 @@ def spoken(text, fmt="wav"):
     return _spoken[key]
 
 
+def long_recording(text, seconds, fmt="webm", bitrate="32k"):
+    """`text` read by flite, then silence, then `text` again, `seconds` long in all: Opus in WebM
+    or Ogg at `bitrate`, or a 16 kHz WAV (fmt "wav"). Silence costs the recogniser little, so
+    a long recording is transcribed in seconds."""
+    with tempfile.TemporaryDirectory() as d:
+        speech = os.path.join(d, "speech.wav")
+        subprocess.run(["flite", "-voice", "slt", "-t", text, "-o", speech], check=True)
+        out = os.path.join(d, f"long.{fmt}")
+        codec = ["-c:a", "pcm_s16le"] if fmt == "wav" else ["-c:a", "libopus", "-b:a", bitrate]
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", speech, "-f", "lavfi", "-i",
+                        "anullsrc=r=16000:cl=mono", "-i", speech, "-filter_complex",
+                        "[0:a]aresample=16000[a];[1:a]atrim=0:1[gap];[2:a]aresample=16000[b];"
+                        "[a][gap]concat=n=2:v=0:a=1,apad[padded];[padded]atrim=0:"
+                        f"{seconds - 4}[body];[body][b]concat=n=2:v=0:a=1",
+                        "-ar", "16000", "-ac", "1", *codec, out], check=True)
+        with open(out, "rb") as f:
+            return f.read()
+
+
+def quiet_opus(seconds, bitrate="256k"):
+    """`seconds` of faint noise as Opus in WebM at a constant `bitrate`: a large recording
+    (about bitrate / 8 bytes a second) that holds no words."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "quiet.webm")
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                        "anoisesrc=r=48000:a=0.0005:c=white", "-t", str(seconds), "-ac", "1",
+                        "-c:a", "libopus", "-b:a", bitrate, "-vbr", "off", out], check=True)
+        with open(out, "rb") as f:
+            return f.read()
+
+
 def pcm_of(wav_bytes):
     """The samples of a 16 kHz mono 16-bit WAV made by flite (its data chunk)."""
     at = wav_bytes.index(b"data") + 8

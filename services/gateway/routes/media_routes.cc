@@ -227,7 +227,7 @@ void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links
   routes.add(
       Method::kPost, "/i/{slug}/responses/{uuid}/audio/{field_key}/",
       intakeRoute(links,
-                  uploadRoute(limits::kMaxAudioUploadBytes)
+                  uploadRoute(limits::kMaxCompressedAudioUploadBytes)
                       .calls({"MediaService/UploadAnswerMedia", "LinksService/GetLinkBySlug"}),
                   uploading(rv1::MEDIA_KIND_AUDIO)));
   routes.add(Method::kGet, "/media/{uuid}",

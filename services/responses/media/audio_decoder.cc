@@ -197,8 +197,20 @@ std::optional<std::string> sniffAudioType(std::string_view head) {
   return std::nullopt;
 }
 
-DecodedAudio decodeAudio(const std::vector<std::string_view>& parts, double max_seconds,
-                         bool keep_samples) {
+namespace {
+
+// A recording opened with the demuxer its content names, and its audio stream found.
+struct OpenedRecording {
+  explicit OpenedRecording(const std::vector<std::string_view>& parts) : reader{parts} {}
+  std::string type;
+  PartsReader reader;
+  std::unique_ptr<AVIOContext, IoCloser> io;
+  std::unique_ptr<AVFormatContext, FormatCloser> format;
+  int stream = -1;
+  const AVCodec* decoder = nullptr;
+};
+
+std::unique_ptr<OpenedRecording> openRecording(const std::vector<std::string_view>& parts) {
   quietLibraries();
   std::string head;
   for (auto part : parts) {
@@ -206,43 +218,133 @@ DecodedAudio decodeAudio(const std::vector<std::string_view>& parts, double max_
   }
   auto type = sniffAudioType(head);
   if (!type) throw AudioError("is not a recording in WAV, WebM or Ogg");
-  PartsReader reader{parts};
-  for (auto part : parts) reader.size += static_cast<int64_t>(part.size());
-
+  auto opened = std::make_unique<OpenedRecording>(parts);
+  opened->type = *type;
+  for (auto part : parts) opened->reader.size += static_cast<int64_t>(part.size());
   auto* buffer = static_cast<unsigned char*>(av_malloc(kIoBufferBytes));
-  std::unique_ptr<AVIOContext, IoCloser> io(
-      avio_alloc_context(buffer, kIoBufferBytes, 0, &reader, &readPacket, nullptr, &seekStream));
-  if (!io) {
+  opened->io.reset(avio_alloc_context(buffer, kIoBufferBytes, 0, &opened->reader, &readPacket,
+                                      nullptr, &seekStream));
+  if (!opened->io) {
     av_free(buffer);
     throw std::bad_alloc();
   }
   AVFormatContext* raw = avformat_alloc_context();
-  raw->pb = io.get();
+  raw->pb = opened->io.get();
   raw->flags |= AVFMT_FLAG_CUSTOM_IO;
   if (avformat_open_input(&raw, nullptr, av_find_input_format(demuxerOf(*type)), nullptr) < 0) {
     throw AudioError("is a damaged recording: its " + *type + " header cannot be read");
   }
-  std::unique_ptr<AVFormatContext, FormatCloser> format(raw);
-  avformat_find_stream_info(format.get(), nullptr);
-  const AVCodec* decoder = nullptr;
-  int stream = av_find_best_stream(format.get(), AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0);
-  if (stream < 0 || !decoder || !acceptedCodec(decoder->id)) {
+  opened->format.reset(raw);
+  avformat_find_stream_info(raw, nullptr);
+  opened->stream = av_find_best_stream(raw, AVMEDIA_TYPE_AUDIO, -1, -1, &opened->decoder, 0);
+  if (opened->stream < 0 || !opened->decoder || !acceptedCodec(opened->decoder->id)) {
     throw AudioError("holds no audio in a supported encoding (PCM, Opus or Vorbis)");
   }
-  std::unique_ptr<AVCodecContext, CodecCloser> codec(avcodec_alloc_context3(decoder));
-  if (avcodec_parameters_to_context(codec.get(), format->streams[stream]->codecpar) < 0 ||
-      avcodec_open2(codec.get(), decoder, nullptr) < 0 || codec->sample_rate <= 0) {
+  return opened;
+}
+
+// A growing in-memory file that libavformat's muxers may seek back into.
+struct MemoryWriter {
+  std::string data;
+  int64_t position = 0;
+
+  int write(const uint8_t* in, int size) {
+    const auto end = static_cast<std::size_t>(position + size);
+    if (end > data.size()) data.resize(end);
+    std::memcpy(data.data() + position, in, static_cast<std::size_t>(size));
+    position += size;
+    return size;
+  }
+
+  int64_t seek(int64_t offset, int whence) {
+    const auto size = static_cast<int64_t>(data.size());
+    if (whence & AVSEEK_SIZE) return size;
+    whence &= ~AVSEEK_FORCE;
+    const int64_t target = whence == SEEK_SET   ? offset
+                           : whence == SEEK_CUR ? position + offset
+                           : whence == SEEK_END ? size + offset
+                                                : -1;
+    if (target < 0) return AVERROR(EINVAL);
+    position = target;
+    return position;
+  }
+};
+
+int writePacket(void* opaque, uint8_t* buffer, int size) {
+  return static_cast<MemoryWriter*>(opaque)->write(buffer, size);
+}
+
+int64_t seekWriter(void* opaque, int64_t offset, int whence) {
+  return static_cast<MemoryWriter*>(opaque)->seek(offset, whence);
+}
+
+struct OutputCloser {
+  void operator()(AVFormatContext* c) const { avformat_free_context(c); }
+};
+
+}  // namespace
+
+DecodedAudio decodeAudio(const std::vector<std::string_view>& parts, double max_seconds,
+                         bool keep_samples) {
+  const auto opened = openRecording(parts);
+  AVFormatContext* format = opened->format.get();
+  std::unique_ptr<AVCodecContext, CodecCloser> codec(avcodec_alloc_context3(opened->decoder));
+  if (avcodec_parameters_to_context(codec.get(), format->streams[opened->stream]->codecpar) < 0 ||
+      avcodec_open2(codec.get(), opened->decoder, nullptr) < 0 || codec->sample_rate <= 0) {
     throw AudioError("holds audio that cannot be decoded");
   }
   Decoding decoding(codec.get(), max_seconds, keep_samples);
   std::unique_ptr<AVPacket, PacketCloser> packet(av_packet_alloc());
-  while (av_read_frame(format.get(), packet.get()) >= 0) {
-    if (packet->stream_index == stream) decoding.decode(packet.get());
+  while (av_read_frame(format, packet.get()) >= 0) {
+    if (packet->stream_index == opened->stream) decoding.decode(packet.get());
     av_packet_unref(packet.get());
   }
   decoding.decode(nullptr);
   if (decoding.seconds() <= 0) throw AudioError("holds no audio that can be decoded");
-  return {*type, decoding.seconds(), std::move(decoding.samples())};
+  return {opened->type, decoding.seconds(), std::move(decoding.samples())};
+}
+
+std::string seekableWebm(const std::vector<std::string_view>& parts) {
+  const auto opened = openRecording(parts);
+  if (opened->type != "audio/webm") throw AudioError("is not a WebM recording");
+  const AVStream* in = opened->format->streams[opened->stream];
+  AVFormatContext* raw = nullptr;
+  if (avformat_alloc_output_context2(&raw, nullptr, "webm", nullptr) < 0) throw std::bad_alloc();
+  std::unique_ptr<AVFormatContext, OutputCloser> out(raw);
+  AVStream* audio = avformat_new_stream(out.get(), nullptr);
+  if (!audio || avcodec_parameters_copy(audio->codecpar, in->codecpar) < 0) {
+    throw std::bad_alloc();
+  }
+  audio->codecpar->codec_tag = 0;
+  audio->time_base = in->time_base;
+  MemoryWriter writer;
+  auto* buffer = static_cast<unsigned char*>(av_malloc(kIoBufferBytes));
+  std::unique_ptr<AVIOContext, IoCloser> io(
+      avio_alloc_context(buffer, kIoBufferBytes, 1, &writer, nullptr, &writePacket, &seekWriter));
+  if (!io) {
+    av_free(buffer);
+    throw std::bad_alloc();
+  }
+  out->pb = io.get();
+  out->flags |= AVFMT_FLAG_CUSTOM_IO;
+  if (avformat_write_header(out.get(), nullptr) < 0) {
+    throw AudioError("cannot be written again as WebM");
+  }
+  std::unique_ptr<AVPacket, PacketCloser> packet(av_packet_alloc());
+  while (av_read_frame(opened->format.get(), packet.get()) >= 0) {
+    if (packet->stream_index == opened->stream) {
+      packet->stream_index = 0;
+      packet->pos = -1;
+      av_packet_rescale_ts(packet.get(), in->time_base, audio->time_base);
+      if (av_interleaved_write_frame(out.get(), packet.get()) < 0) {
+        throw AudioError("cannot be written again as WebM");
+      }
+    }
+    av_packet_unref(packet.get());
+  }
+  if (av_write_trailer(out.get()) < 0) throw AudioError("cannot be written again as WebM");
+  avio_flush(io.get());
+  return std::move(writer.data);
 }
 
 std::string wavOf(const std::vector<int16_t>& samples, int sample_rate) {

@@ -38,6 +38,11 @@ std::optional<std::string> sniffAudioType(std::string_view head);
 DecodedAudio decodeAudio(const std::vector<std::string_view>& parts, double max_seconds,
                          bool keep_samples);
 
+// The same WebM recording, rewritten with its duration and an index of its clusters (Cues), so
+// that a browser can seek in it: MediaRecorder writes neither, as it cannot go back to the
+// header. The audio is copied, not re-encoded. AudioError when it is no WebM that can be read.
+std::string seekableWebm(const std::vector<std::string_view>& parts);
+
 // A 16-bit PCM WAV of 16 kHz mono samples.
 std::string wavOf(const std::vector<int16_t>& samples, int sample_rate = kRecogniserSampleRate);
 

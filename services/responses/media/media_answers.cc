@@ -161,8 +161,14 @@ v1::Answer MediaAnswers::upload(ResponsesStore& store, BlobStore& blobs,
     upload.blob.content_type = type;
     upload.blob.file_name = cleanFileName(header.file_name());
   } else {
-    if (size > static_cast<int64_t>(limits::kMaxAudioUploadBytes)) {
-      tooLarge("recording is larger than " + limits::describeBytes(limits::kMaxAudioUploadBytes));
+    // Opus in WebM or Ogg may be larger than a WAV, by the question's max_duration.
+    const auto container = sniffAudioType(firstBytes(content, kSniffBytes));
+    const bool compressed = container && *container != "audio/wav";
+    const int64_t largest = questions::maxRecordingBytes(question, compressed);
+    if (size > largest) {
+      tooLarge("recording is larger than " +
+               limits::describeBytes(static_cast<std::size_t>(largest)) +
+               (compressed ? " (the question's max_duration at 64 kbit/s)" : " (a WAV's limit)"));
     }
     if (baseType(header.content_type()).rfind("audio/", 0) != 0) {
       invalid(key, "must be audio/wav, audio/webm or audio/ogg");
@@ -180,6 +186,15 @@ v1::Answer MediaAnswers::upload(ResponsesStore& store, BlobStore& blobs,
     upload.blob.content_type = audio.content_type;
     upload.blob.file_name = "recording";
     upload.duration = audio.duration_seconds;
+    if (audio.content_type == "audio/webm") {
+      // Browsers' MediaRecorder writes WebM that players cannot seek in: stored indexed.
+      try {
+        const std::string indexed = seekableWebm(content);
+        return save(store, blobs, target, upload, {indexed});
+      } catch (const AudioError& e) {
+        log::warn("webm_not_indexed", {{"error", e.what()}});
+      }
+    }
   }
   return save(store, blobs, target, upload, content);
 }

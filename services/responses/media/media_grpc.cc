@@ -16,7 +16,9 @@ namespace feedback::responses {
 namespace {
 
 // An upload's bytes beyond the largest a question may take are refused as they arrive.
-constexpr int64_t kMaxUploadBytes = int64_t{limits::kMaxFileUploadMiB} * 1024 * 1024;
+constexpr int64_t kMaxUploadBytes =
+    std::max(int64_t{limits::kMaxFileUploadMiB} * 1024 * 1024,
+             static_cast<int64_t>(limits::kMaxCompressedAudioUploadBytes));
 
 grpc::Status busy() {
   return grpckit::toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy."));

@@ -1,6 +1,8 @@
-// Voice answers: recorded in the browser as 16 kHz WAV (an AudioWorklet), uploaded through the
-// audio route, with live transcription over a WebSocket when the link asks for it, and a typed
-// answer instead where the question allows one.
+// Voice answers: recorded in the browser as Opus (MediaRecorder, in WebM or Ogg) where it can,
+// so that an hour's answer fits the API's limit, else as 16 kHz WAV (an AudioWorklet), which
+// live transcription also streams over a WebSocket when the link asks for it; uploaded through
+// the audio route, played back from where it is stored, and typed instead where the question
+// allows it.
 import { textInput } from "./controls.js";
 import { app, base, call, config, el, onResponse, refresh, settings, showError, showFollowUp, showSaved, started, state, track } from "./page.js";
 
@@ -26,6 +28,24 @@ function wavOf(chunks) {
   return new Blob([buffer], { type: "audio/wav" });
 }
 
+// What MediaRecorder can make that the API takes, best first.
+const OPUS_TYPES = ["audio/webm;codecs=opus", "audio/ogg;codecs=opus"];
+// Speech needs no more (the API allows up to 64 kbit/s of max_duration).
+const OPUS_BITS_PER_SECOND = 32000;
+// 10 MiB of 16 kHz 16-bit WAV (the API's limit for a WAV and for a live stream).
+const WAV_SECONDS = 320;
+
+function opusType() {
+  if (typeof MediaRecorder === "undefined") return null;
+  return OPUS_TYPES.find((type) => MediaRecorder.isTypeSupported(type)) || null;
+}
+
+// A stored recording's address on this page's own origin (the API gives it absolute).
+function sameOrigin(url) {
+  const u = new URL(url, location.href);
+  return u.pathname + u.search;
+}
+
 function clock(seconds) {
   const s = Math.floor(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -34,8 +54,9 @@ function clock(seconds) {
 export function voiceControl(q) {
   const c = config(q);
   const key = q.field_key;
-  // At most what 10 MiB of 16 kHz WAV holds (the API's limit for a recording).
-  const maxSeconds = Math.min(Number(c.max_duration || 120), 320);
+  // Live transcription streams PCM, stored as WAV; otherwise Opus where the browser makes it.
+  const compressed = settings.live_transcription ? null : opusType();
+  const maxSeconds = Math.min(Number(c.max_duration || 120), compressed ? 3600 : WAV_SECONDS);
   const typed = q.type === "voice_text_fallback" || q.fallback_to_text !== false;
   const box = el("div", { class: "voice" });
   const record = el("button", { type: "button", class: "record", "aria-pressed": "false", text: "Record your answer" });
@@ -70,6 +91,7 @@ export function voiceControl(q) {
     } catch {
       return typed ? useText("No microphone could be used: please type your answer.") : (live.textContent = "No microphone could be used.");
     }
+    if (compressed) return startCompressed(stream);
     const context = new AudioContext();
     let node;
     let source;
@@ -96,9 +118,47 @@ export function voiceControl(q) {
     };
     source.connect(node);
     recording = { stream, context, node, chunks, socket };
+    showRecording();
+  }
+
+  function startCompressed(stream) {
+    const recorder = new MediaRecorder(stream, { mimeType: compressed, audioBitsPerSecond: OPUS_BITS_PER_SECOND });
+    const parts = [];
+    recorder.addEventListener("dataavailable", (event) => event.data.size && parts.push(event.data));
+    const began = performance.now();
+    const tick = setInterval(() => {
+      const seconds = (performance.now() - began) / 1000;
+      timer.textContent = `${clock(seconds)} / ${clock(maxSeconds)}`;
+      if (seconds >= maxSeconds) stop();
+    }, 250);
+    recorder.start(1000);
+    recording = { stream, recorder, parts, tick };
+    showRecording();
+  }
+
+  function showRecording() {
     record.textContent = "Stop recording";
     record.setAttribute("aria-pressed", "true");
     live.textContent = settings.live_transcription ? "Listening…" : "Recording…";
+  }
+
+  // The recording as it is uploaded: Opus from MediaRecorder, or a WAV of the worklet's PCM.
+  async function ended(taken) {
+    const { stream, context, node, chunks, recorder, parts, tick } = taken;
+    if (recorder) {
+      clearInterval(tick);
+      await new Promise((resolve) => {
+        recorder.addEventListener("stop", resolve, { once: true });
+        recorder.stop();
+      });
+      stream.getTracks().forEach((t) => t.stop());
+      const type = compressed.split(";")[0];
+      return { body: new Blob(parts, { type }), type };
+    }
+    node.port.onmessage = null;
+    stream.getTracks().forEach((t) => t.stop());
+    await context.close();
+    return { body: wavOf(chunks), type: "audio/wav" };
   }
 
   function stop() {
@@ -107,22 +167,23 @@ export function voiceControl(q) {
   }
 
   async function finish() {
-    const { stream, context, node, chunks, socket } = recording;
+    const taken = recording;
     recording = null;
-    node.port.onmessage = null;
-    stream.getTracks().forEach((t) => t.stop());
-    await context.close();
+    const { socket } = taken;
+    const made = await ended(taken);
     record.textContent = "Record again";
     record.setAttribute("aria-pressed", "false");
-    const wav = wavOf(chunks);
-    playback.replaceChildren(el("audio", { controls: true, src: URL.createObjectURL(wav), "aria-label": "Your recording" }));
+    const player = el("audio", { controls: true, preload: "metadata", src: URL.createObjectURL(made.body), "aria-label": "Your recording" });
+    playback.replaceChildren(player);
     showSaved(key, "Saving your recording…");
     try {
       let answer = null;
       if (socket?.readyState === WebSocket.OPEN) answer = await finishLive(socket);
       if (!answer) {
-        answer = await onResponse((s) => call("POST", `${base}/responses/${s.uuid}/audio/${key}/`, wav, { "Content-Type": "audio/wav" }));
+        answer = await onResponse((s) => call("POST", `${base}/responses/${s.uuid}/audio/${key}/`, made.body, { "Content-Type": made.type }));
       }
+      // Played back from where it is stored (read in parts as the player seeks).
+      if (answer.audio_url) player.src = sameOrigin(answer.audio_url);
       state.media[key] = answer;
       delete state.answers[key];
       showError(key, "");

@@ -83,6 +83,17 @@ TEST_CASE("answer rules: voice duration against max_duration", "[questions]") {
   CHECK_FALSE(q::durationProblem(question("voice"), 3000));  // no limit configured
 }
 
+TEST_CASE("answer rules: an Opus recording may hold max_duration at 64 kbit/s", "[questions]") {
+  constexpr int64_t kMiB = 1024 * 1024;
+  // WAV: 10 MiB whatever the question says.
+  CHECK(q::maxRecordingBytes(question("voice", R"({"max_duration": 3600})"), false) == 10 * kMiB);
+  // Opus: 8,000 bytes a second, at least a WAV's limit, at most 32 MiB.
+  CHECK(q::maxRecordingBytes(question("voice", R"({"max_duration": 3000})"), true) == 24000000);
+  CHECK(q::maxRecordingBytes(question("voice", R"({"max_duration": 600})"), true) == 10 * kMiB);
+  CHECK(q::maxRecordingBytes(question("voice", R"({"max_duration": 3600})"), true) == 28800000);
+  CHECK(q::maxRecordingBytes(question("voice"), true) == 28800000);  // an hour when unset
+}
+
 TEST_CASE("answer rules: multiple_choice", "[questions]") {
   auto single = question("multiple_choice", R"({"options": ["red", "green", "blue"]})");
   CHECK(valid(single, R"("green")"));

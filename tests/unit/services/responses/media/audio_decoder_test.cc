@@ -112,6 +112,27 @@ TEST_CASE("audio: decoding stops past the longest allowed", "[audio]") {
   CHECK_NOTHROW(decode(tone(1.9, 16000, 1), 2.0));
 }
 
+TEST_CASE("audio: WebM as MediaRecorder writes it is stored with its duration and cues",
+          "[audio]") {
+  using feedback::responses::seekableWebm;
+  // Made by ffmpeg into a pipe, as MediaRecorder makes it: it could not go back to write them.
+  const std::string unindexed = fixture("unindexed.webm");
+  const std::string cues("\x1c\x53\xbb\x6b", 4), duration("\x44\x89", 2);
+  REQUIRE(unindexed.find(cues) == std::string::npos);
+  REQUIRE(unindexed.find(duration) == std::string::npos);
+  const std::string indexed = seekableWebm({unindexed});
+  CHECK(indexed.find(cues) != std::string::npos);
+  CHECK(indexed.find(duration) != std::string::npos);
+  // The same audio, not re-encoded.
+  const auto before = decodeAudio({unindexed}, 60, true);
+  const auto after = decodeAudio({indexed}, 60, true);
+  CHECK(after.content_type == "audio/webm");
+  CHECK(after.samples == before.samples);
+  CHECK(indexed.size() < unindexed.size() + 1024);
+  CHECK_THROWS_AS(seekableWebm({fixture("spoken.ogg")}), AudioError);
+  CHECK_THROWS_AS(seekableWebm({std::string_view("not audio")}), AudioError);
+}
+
 TEST_CASE("transcriber: a flite recording in each container reads back its words",
           "[audio][transcriber]") {
   feedback::responses::Transcriber transcriber({});
