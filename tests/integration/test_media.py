@@ -317,8 +317,13 @@ def live_transcription_streams_partials_and_stores_the_answer():
     answer = final["answer"]
     assert answer["transcription"] == final["text"] and answer["audio_url"].startswith("http"), answer
     assert abs(answer["duration"] - len(pcm) / 32000) < 0.05, answer
-    rec = expect(ws.submit("live", st), 200)
-    assert _answer(rec, "said")["transcription"] == final["text"], rec
+    expect(ws.submit("live", st), 200)
+    # Then transcribed whole, as an upload is: the stored words are the whole recording's.
+    blob = answer["audio_url"].split("/media/")[1].split("?")[0]
+    wait_until(lambda: sql(f"SELECT transcription_due_at IS NULL FROM responses.blobs WHERE uuid = '{blob}'")
+               == [["t"]], 30, "the whole transcription")
+    stored = _answer(_detail(ws, link, st["uuid"]), "said")["transcription"]
+    assert "order" in stored.split() and "call" in stored.split(), stored
     assert _timed_calls("TranscribeLive") >= 1
 
 
@@ -438,6 +443,29 @@ def _word_error_rate(ws, slug, link, recordings):
         started.append((said, st))
     return word_errors.rate([(said, _transcribed(ws, link, st["uuid"], timeout=120)["transcription"])
                              for said, st in started])
+
+
+@test
+def a_spoken_option_is_recognised_by_its_questions_words():
+    """The question's rare words (recognition_hints.h) are made likelier: the same recordings
+    read otherwise under a question that does not name them."""
+    said = {"i liked the marigold option best": "marigold", "we picked the indigo tier": "indigo"}
+    ws = Workspace()
+    named = ws.link(slug="plans", questions=[
+        {"prompt": "Which plan did you like best: Indigo, Marigold or Juniper?", "type": "voice",
+         "field_key": "said"}])
+    plain = _voice_link(ws, slug="unnamed")
+    heard = {}
+    for link, slug in ((named, "plans"), (plain, "unnamed")):
+        for sentence in said:
+            st = ws.start(slug)
+            expect(_upload(ws, slug, st, "said", media_files.spoken(sentence), "audio/wav", kind="audio",
+                           name=None), 200)
+            heard[(slug, sentence)] = _transcribed(ws, link, st["uuid"], timeout=60)["transcription"]
+    print(f"    heard: {heard}")
+    for sentence, option in said.items():
+        assert option in heard[("plans", sentence)].split(), heard
+        assert option not in heard[("unnamed", sentence)].split(), heard
 
 
 @test

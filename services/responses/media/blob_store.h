@@ -49,8 +49,6 @@ class BlobStore {
                    const TranscriptionJob* transcribe = nullptr) = 0;
   // The answer holding the recording is saved: its transcription is due now.
   virtual void transcribeNow(const std::string& workspace_uuid, const std::string& uuid) = 0;
-  // Queues a recording whose transcript is stored for a speech server's (speech_server_jobs.h).
-  virtual void queueForSpeechServer(const TranscriptionJob& job) = 0;
   // The workspace's blob, its content given to `chunk` in order; nullopt when there is none.
   virtual std::optional<BlobInfo> read(const std::string& workspace_uuid, const std::string& uuid,
                                        const std::function<void(std::string_view)>& chunk) = 0;

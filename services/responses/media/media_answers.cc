@@ -220,10 +220,11 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
   const auto form = responses_.forms().of(target.link());
   const auto& question = *form->rules().find(target.field_key());
   const bool recording = upload.duration.has_value();
-  const bool transcribe = recording && !upload.transcription;
-  const bool live_for_server = recording && upload.transcription && speech_server_;
+  // Every recording is transcribed whole by a worker, a live one too: its live transcript
+  // stands until then (a stream's last words are decoded before the whole is heard).
+  const bool transcribe = recording;
   TranscriptionJob job;
-  if (transcribe || live_for_server) {
+  if (transcribe) {
     job.response_uuid = target.response_uuid();
     job.field_key = target.field_key();
     job.link = target.link().SerializeAsString();
@@ -284,16 +285,6 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
       blobs.remove(upload.blob.workspace_uuid, *replaced);
     } catch (const std::exception& e) {
       log::warn("replaced_blob_kept", {{"blob_uuid", *replaced}, {"error", e.what()}});
-    }
-  }
-  if (live_for_server) {
-    try {
-      job.blob = upload.blob;
-      blobs.queueForSpeechServer(job);
-      if (queued_) queued_();
-    } catch (const std::exception& e) {
-      // The live transcript stands.
-      log::warn("speech_server_not_queued", {{"blob_uuid", upload.blob.uuid}, {"error", e.what()}});
     }
   }
   if (transcribe) {

@@ -39,7 +39,7 @@ class MediaAnswers {
                     const std::vector<std::string_view>& content);
 
   // Saves a recording made with live transcription: its samples (16 kHz mono) are stored as a
-  // WAV, and `transcription` with it.
+  // WAV, and `transcription` with it until the recording's whole transcription replaces it.
   v1::Answer saveLiveRecording(ResponsesStore& store, BlobStore& blobs,
                                const v1::AnswerTarget& target, const std::vector<int16_t>& samples,
                                const std::string& transcription);

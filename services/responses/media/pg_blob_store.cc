@@ -76,12 +76,6 @@ constexpr const char* kQueueAfterTranscriptionSql =
     "  AND field_key IS NOT NULL AND transcription_link IS NOT NULL"
     " ON CONFLICT (blob_uuid) DO NOTHING";
 
-constexpr const char* kQueueForSpeechServer = "media_queue_for_speech_server";
-constexpr const char* kQueueForSpeechServerSql =
-    "INSERT INTO responses.speech_server_jobs"
-    "  (blob_uuid, workspace_uuid, response_uuid, field_key, link)"
-    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (blob_uuid) DO NOTHING";
-
 constexpr const char* kClaimSpeechServerJob = "media_claim_speech_server_job";
 constexpr const char* kClaimSpeechServerJobSql =
     "UPDATE responses.speech_server_jobs SET attempts = attempts + 1,"
@@ -126,7 +120,6 @@ void PgBlobStore::prepare(pqxx::connection& c) {
   c.prepare(kClaimTranscription, kClaimTranscriptionSql);
   c.prepare(kFinishTranscription, kFinishTranscriptionSql);
   c.prepare(kQueueAfterTranscription, kQueueAfterTranscriptionSql);
-  c.prepare(kQueueForSpeechServer, kQueueForSpeechServerSql);
   c.prepare(kClaimSpeechServerJob, kClaimSpeechServerJobSql);
   c.prepare(kRetrySpeechServerJob, kRetrySpeechServerJobSql);
   c.prepare(kFinishSpeechServerJob, kFinishSpeechServerJobSql);
@@ -249,13 +242,6 @@ void PgBlobStore::finishTranscription(const std::string& blob_uuid) {
   pqxx::work tx(connection_);
   tx.exec_prepared(kQueueAfterTranscription, blob_uuid);
   tx.exec_prepared(kFinishTranscription, blob_uuid);
-  tx.commit();
-}
-
-void PgBlobStore::queueForSpeechServer(const TranscriptionJob& job) {
-  pqxx::work tx(connection_);
-  tx.exec_prepared(kQueueForSpeechServer, job.blob.uuid, job.blob.workspace_uuid, job.response_uuid,
-                   job.field_key, bytes(job.link));
   tx.commit();
 }
 

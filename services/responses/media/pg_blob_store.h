@@ -30,7 +30,6 @@ class PgBlobStore final : public BlobStore {
   std::vector<int64_t> chunkSizes(const std::string& uuid);
   void readChunks(const std::string& uuid, int first_seq, int last_seq,
                   const std::function<void(int, std::string_view)>& chunk);
-  void queueForSpeechServer(const TranscriptionJob& job) override;
 
   // A due transcription, leased for `lease` (a worker that dies gives it back then), with its
   // attempts counted; nullopt when none is due.

@@ -1,7 +1,8 @@
 // transcribe_audio: decodes and transcribes recordings as the transcription workers do, one
 // JSON line per file: its length, the CPU time the decoding and the recognition took, their
 // ratio (the real-time factor) and the words. scripts/bench reports the real-time factor with
-// it; anyone can hear what the recogniser makes of a recording.
+// it; anyone can hear what the recogniser makes of a recording. `--hints TEXT` first: words
+// the question would make likelier (recognition_hints.h).
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -24,13 +25,19 @@ double cpuSeconds() {
 
 int main(int argc, char** argv) {
   using namespace feedback::responses;
-  if (argc < 2) {
-    std::cerr << "usage: transcribe_audio FILE... (WAV, WebM/Opus or Ogg/Opus)\n";
+  int first = 1;
+  std::string hints;
+  if (argc > 2 && std::string_view(argv[1]) == "--hints") {
+    hints = argv[2];
+    first = 3;
+  }
+  if (argc <= first) {
+    std::cerr << "usage: transcribe_audio [--hints TEXT] FILE... (WAV, WebM/Opus or Ogg/Opus)\n";
     return 2;
   }
   Transcriber transcriber({});
   int failed = 0;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     std::ifstream in(argv[i], std::ios::binary);
     std::stringstream bytes;
     bytes << in.rdbuf();
@@ -41,7 +48,8 @@ int main(int argc, char** argv) {
       const std::string content = bytes.str();
       const double started = cpuSeconds();
       auto audio = decodeAudio({content}, 3600, true);
-      const std::string words = transcriber.transcribe(audio.samples.data(), audio.samples.size());
+      const std::string words =
+          transcriber.transcribe(audio.samples.data(), audio.samples.size(), hints);
       const double took = cpuSeconds() - started;
       json.field("audio_seconds", audio.duration_seconds)
           .field("cpu_seconds", took)

@@ -5,9 +5,11 @@
 // time; TranscriberPool lends them out (live transcription: one per stream).
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace feedback::responses {
@@ -23,8 +25,10 @@ class Transcriber {
   Transcriber(const Transcriber&) = delete;
   Transcriber& operator=(const Transcriber&) = delete;
 
-  // The words of a whole recording (16 kHz mono).
-  std::string transcribe(const int16_t* samples, std::size_t count);
+  // The words of a whole recording (16 kHz mono), decoded from the same start whatever was
+  // decoded before. The dictionary words of `hints` (recognition_hints.h: the question's
+  // prompt, options and custom fields) are recognised more readily, never exclusively.
+  std::string transcribe(const int16_t* samples, std::size_t count, std::string_view hints = {});
 
   // A recording as it arrives: begin(), then feed() with each piece (the best hypothesis so
   // far comes back), then end() for the final words.
@@ -34,8 +38,18 @@ class Transcriber {
 
  private:
   std::string hypothesis();
+  // Makes the search biased towards `hints` the decoder's (made once, about half a second,
+  // and kept for the last few sets of hints), or the general one when they name no word.
+  void searchFor(std::string_view hints);
+
   void* config_ = nullptr;   // cmd_ln_t
   void* decoder_ = nullptr;  // ps_decoder_t
+  // The channel estimate (cepstral mean) a fresh decoder starts from: each whole recording
+  // starts from it too.
+  std::vector<float> initial_mean_;
+  // Biased searches made, most recently used first: the hints' words, and the search's name.
+  std::deque<std::pair<std::string, std::string>> biased_;
+  int searches_made_ = 0;
 };
 
 // At most a fixed number of transcribers, made on first use.

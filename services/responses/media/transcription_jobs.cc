@@ -58,7 +58,8 @@ bool TranscriptionJobs::runOne(pqxx::connection& connection) {
     std::vector<std::string_view> views(parts.begin(), parts.end());
     auto audio = decodeAudio(views, 3600, true);
     audio_seconds = audio.duration_seconds;
-    text = transcriber->transcribe(audio.samples.data(), audio.samples.size());
+    text = transcriber->transcribe(audio.samples.data(), audio.samples.size(),
+                                   media_.recognitionHintsFor(*job));
   } catch (const std::exception& e) {
     // Checked at upload, so only a decoder's bad day: tried again, then given up empty.
     log::warn("transcription_failed", {{"blob_uuid", job->blob.uuid}, {"error", e.what()}});

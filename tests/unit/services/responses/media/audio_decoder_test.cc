@@ -136,22 +136,42 @@ TEST_CASE("audio: WebM as MediaRecorder writes it is stored with its duration an
 TEST_CASE("transcriber: a flite recording in each container reads back its words",
           "[audio][transcriber]") {
   feedback::responses::Transcriber transcriber({});
-  for (const char* name : {"spoken.wav", "spoken.webm", "spoken.ogg"}) {
-    INFO(name);
-    auto audio = decode(fixture(name));
-    CHECK(transcriber.transcribe(audio.samples.data(), audio.samples.size()) ==
-          "thank you for the quick delivery");
-  }
-  // Live: fed in 100 ms pieces, a hypothesis grows before the end.
-  auto audio = decode(fixture("spoken.wav"));
+  const auto wav = decode(fixture("spoken.wav"));
+  // Live, from a decoder that decoded nothing before (as a live stream's first): fed in 100 ms
+  // pieces, a hypothesis grows before the end. Its channel estimate starts from the model's,
+  // so its last words may differ: the stored transcription comes from a whole decode.
   transcriber.begin();
   std::string partial;
-  for (std::size_t at = 0; at + 1600 <= audio.samples.size(); at += 1600) {
-    auto hypothesis = transcriber.feed(audio.samples.data() + at, 1600);
+  for (std::size_t at = 0; at + 1600 <= wav.samples.size(); at += 1600) {
+    auto hypothesis = transcriber.feed(wav.samples.data() + at, 1600);
     if (partial.empty()) partial = hypothesis;
   }
   CHECK_FALSE(partial.empty());
-  CHECK(transcriber.end() == "thank you for the quick delivery");
+  CHECK(transcriber.end().starts_with("thank you for the quick"));
+  // Whole recordings read the same whatever the decoder did before.
+  for (int round = 0; round < 2; ++round) {
+    for (const char* name : {"spoken.wav", "spoken.webm", "spoken.ogg"}) {
+      INFO(name);
+      auto audio = decode(fixture(name));
+      CHECK(transcriber.transcribe(audio.samples.data(), audio.samples.size()) ==
+            "thank you for the quick delivery");
+    }
+  }
+}
+
+TEST_CASE("transcriber: a question's words are recognised more readily, never forced",
+          "[audio][transcriber]") {
+  feedback::responses::Transcriber transcriber({});
+  const auto audio = decode(fixture("spoken.wav"));
+  const auto read = [&](std::string_view hints) {
+    return transcriber.transcribe(audio.samples.data(), audio.samples.size(), hints);
+  };
+  // Hints of other words leave what was said as it was heard, and so do words not in the
+  // dictionary, punctuation and repeats.
+  CHECK(read("Which plan did you choose? Indigo, marigold, juniper.") ==
+        "thank you for the quick delivery");
+  CHECK(read("Xyzzyq, plugh!! delivery delivery DELIVERY's") == "thank you for the quick delivery");
+  CHECK(read("") == "thank you for the quick delivery");
 }
 
 // Found by the audio_header fuzz target: a 47-byte WAV claiming 637 MHz and 49 channels made

@@ -42,10 +42,6 @@ class FakeBlobs final : public feedback::responses::BlobStore {
   void transcribeNow(const std::string&, const std::string& uuid) override {
     hastened.push_back(uuid);
   }
-  std::vector<TranscriptionJob> for_speech_server;
-  void queueForSpeechServer(const TranscriptionJob& job) override {
-    for_speech_server.push_back(job);
-  }
   void remove(const std::string& ws, const std::string& uuid) override {
     auto it = blobs.find(uuid);
     if (it != blobs.end() && it->second.info.workspace_uuid == ws) blobs.erase(it);
@@ -221,15 +217,20 @@ TEST_CASE("media: a live recording is stored with its transcription", "[media]")
                                      "call me back");
   CHECK(a.duration() == Approx(1.5));
   CHECK(a.transcription() == "call me back");
-  CHECK(f.queued == 0);
   const auto& blob = f.blobs.blobs.at(*feedback::responses::blobOfAnswer(a));
   CHECK(blob.info.content_type == "audio/wav");
   CHECK(blob.content.size() == 44 + 48000);
-  CHECK_FALSE(blob.job);
+  // Transcribed whole later, as an upload is; the live words stand until then.
+  CHECK(f.queued == 1);
+  REQUIRE(blob.job);
+  CHECK(f.blobs.hastened == std::vector<std::string>{blob.info.uuid});
+  REQUIRE(f.media.applyTranscription(f.store, *blob.job, "call me back please"));
+  auto stored =
+      feedback::responses::parseAnswers(f.store.rows.at(s.uuid()).response.answers_json());
+  CHECK(stored[0].transcription() == "call me back please");
 }
 
-TEST_CASE("media: with a speech server, a live recording is queued for it and its hints known",
-          "[media]") {
+TEST_CASE("media: with a speech server, recordings go to it once transcribed here", "[media]") {
   MediaFixture f;
   MediaAnswers with_server{f.service, [&f] { ++f.queued; }, true};
   auto s = f.start();
@@ -238,34 +239,24 @@ TEST_CASE("media: with a speech server, a live recording is queued for it and it
   target.set_response_uuid(s.uuid());
   target.set_token(s.token());
   target.set_field_key("said");
-  auto a = with_server.saveLiveRecording(f.store, f.blobs, target, std::vector<int16_t>(16000, 0),
-                                         "call me back");
-  CHECK(a.transcription() == "call me back");
-  CHECK(f.queued == 1);
-  REQUIRE(f.blobs.for_speech_server.size() == 1);
-  const TranscriptionJob& job = f.blobs.for_speech_server[0];
-  CHECK(job.blob.uuid == *feedback::responses::blobOfAnswer(a));
-  CHECK(job.blob.workspace_uuid == f.link.workspace_uuid());
-  CHECK(job.response_uuid == s.uuid());
-  CHECK(job.field_key == "said");
-  CHECK(with_server.recognitionHintsFor(job) == "Prompt of said");
-  // The server's text replaces the live one.
-  REQUIRE(with_server.applyTranscription(f.store, job, "Call me back, please."));
-  auto stored =
-      feedback::responses::parseAnswers(f.store.rows.at(s.uuid()).response.answers_json());
-  CHECK(stored[0].transcription() == "Call me back, please.");
-  // Without one, nothing is queued.
-  f.media.saveLiveRecording(f.store, f.blobs, target, std::vector<int16_t>(16000, 0), "again");
-  CHECK(f.blobs.for_speech_server.size() == 1);
-  // An upload goes to the server once transcribed here: its job says so.
+  const auto goesToServer = [&](const v1::Answer& answer) {
+    const auto& blob = f.blobs.blobs.at(*feedback::responses::blobOfAnswer(answer));
+    REQUIRE(blob.job);
+    CHECK(blob.job->speech_server);
+    CHECK(blob.job->blob.workspace_uuid == f.link.workspace_uuid());
+    CHECK(blob.job->response_uuid == s.uuid());
+    CHECK(with_server.recognitionHintsFor(*blob.job) == "Prompt of said");
+  };
+  // A live recording, then an upload that replaces it: each job says the server comes next.
+  goesToServer(with_server.saveLiveRecording(f.store, f.blobs, target,
+                                             std::vector<int16_t>(16000, 0), "call me back"));
   v1::MediaUploadHeader h;
   *h.mutable_target() = target;
   h.set_kind(v1::MEDIA_KIND_AUDIO);
   h.set_content_type("audio/wav");
   const std::string recording = silence(1);
-  const auto uploaded = with_server.upload(f.store, f.blobs, h, {recording});
-  REQUIRE(f.blobs.blobs.at(*feedback::responses::blobOfAnswer(uploaded)).job);
-  CHECK(f.blobs.blobs.at(*feedback::responses::blobOfAnswer(uploaded)).job->speech_server);
+  goesToServer(with_server.upload(f.store, f.blobs, h, {recording}));
+  // Without one, the job says not.
   const auto local = f.upload(s, "said", v1::MEDIA_KIND_AUDIO, silence(1), "audio/wav");
   CHECK_FALSE(f.blobs.blobs.at(*feedback::responses::blobOfAnswer(local)).job->speech_server);
 }
