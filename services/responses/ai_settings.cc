@@ -1,6 +1,6 @@
 #include "services/responses/ai_settings.h"
 
-#include <boost/url/parse.hpp>
+#include "common/net/api_server.h"
 
 namespace feedback::responses {
 
@@ -44,8 +44,7 @@ AiSettings readAiSettings(Env& env) {
   s.jobs.rest = std::chrono::milliseconds(env.integer(
       "AI_REST_MS", 30000, 0, 3600000, {"with openai: how long the server is left to rest"}));
   if (s.mode == InsightsMode::kQueued) {
-    auto url = boost::urls::parse_absolute_uri(s.model.base_url);
-    if (!url || (url->scheme() != "http" && url->scheme() != "https") || url->host().empty()) {
+    if (!net::isHttpUrl(s.model.base_url)) {
       env.problem(
           "AI_BASE_URL must be an http(s) URL such as http://127.0.0.1:8000/v1 when "
           "AI_EVALUATOR=openai");

@@ -4,11 +4,11 @@ here with the standard library's MIME parser, and how it answers depends on a wo
 form's prompt (see SpeechStub.answer). Every request is recorded with its headers and parts."""
 import email.parser
 import email.policy
-import http.server
 import json
 import struct
-import threading
 import time
+
+from stub_server import StubServer
 
 
 def parse_form(content_type, body):
@@ -33,56 +33,26 @@ def wav_format(data):
     return channels, rate, bits
 
 
-class SpeechStub:
+class SpeechStub(StubServer):
     """Words in the prompt: good (answers "Server heard <seconds> seconds."), malformed
     (prose, not JSON), timeout (answers after `hang_seconds`), broken (500), slow (answers
     after `slow_seconds`), flaky (500 the first time, then good)."""
 
     def __init__(self, slow_seconds=2.0, hang_seconds=6.0):
-        self.requests = []
         self.slow_seconds = slow_seconds
         self.hang_seconds = hang_seconds
-        self.lock = threading.Lock()
-        stub = self
+        super().__init__()
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                try:
-                    parts = parse_form(self.headers.get("Content-Type", ""), body)
-                    fields = {k: v[2].decode() for k, v in parts.items() if v[0] is None}
-                    recording = parts["file"]
-                except (ValueError, KeyError, UnicodeDecodeError) as e:
-                    self._send(400, json.dumps({"error": f"bad form: {e}"}))
-                    return
-                record = {"path": self.path, "headers": dict(self.headers), "fields": fields,
-                          "file": recording}
-                with stub.lock:
-                    stub.requests.append(record)
-                status, content = stub.answer(record)
-                self._send(status, content)
-
-            def _send(self, status, content):
-                payload = content.encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
-                except OSError:
-                    pass  # the client gave up (a timeout)
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        self.base_url = f"http://127.0.0.1:{self.port}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def answer_post(self, path, headers, body):
+        try:
+            parts = parse_form(headers.get("Content-Type", ""), body)
+            fields = {k: v[2].decode() for k, v in parts.items() if v[0] is None}
+            recording = parts["file"]
+        except (ValueError, KeyError, UnicodeDecodeError) as e:
+            return 400, json.dumps({"error": f"bad form: {e}"})
+        record = {"path": path, "headers": dict(headers), "fields": fields, "file": recording}
+        self.record(record)
+        return self.answer(record)
 
     def calls(self, word):
         with self.lock:
@@ -107,13 +77,3 @@ class SpeechStub:
         if "malformed" in prompt:
             return 200, "Server heard something, not JSON."
         return 200, heard
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

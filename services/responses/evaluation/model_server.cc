@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 
 #include "common/core/json_writer.h"
+#include "common/net/api_server.h"
 #include "common/net/blocking_http_client.h"
 
 namespace feedback::responses::evaluation {
@@ -34,17 +35,9 @@ std::string_view unfenced(std::string_view text) {
 }  // namespace
 
 ModelServer::ModelServer(ModelServerSettings settings) : settings_(std::move(settings)) {
-  while (!settings_.base_url.empty() && settings_.base_url.back() == '/') {
-    settings_.base_url.pop_back();
-  }
-  net::HttpClientSettings http;
-  http.ca_bundle = settings_.ca_bundle;
-  http.allow_plain_http = true;  // model servers often listen inside the cluster, in plain HTTP
-  http.timeout = settings_.timeout;
-  http.excerpt_limit = kMaxAnswerBytes;  // the whole answer is read
-  http.body_limit = kMaxAnswerBytes;
-  http.user_agent = "feedback-responses/1";
-  client_ = std::make_unique<net::BlockingHttpClient>(std::move(http));
+  settings_.base_url = net::trimmedBaseUrl(std::move(settings_.base_url));
+  client_ = std::make_unique<net::BlockingHttpClient>(
+      net::apiServerSettings(settings_.ca_bundle, settings_.timeout, kMaxAnswerBytes));
 }
 
 ModelServer::~ModelServer() = default;
@@ -117,9 +110,7 @@ ModelServer::Outcome ModelServer::insights(const EvaluationInput& input) const {
   request.url = settings_.base_url + "/chat/completions";
   request.body = requestBody(input);
   request.headers.emplace_back("Accept", "application/json");
-  if (!settings_.api_key.empty()) {
-    request.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
-  }
+  net::addBearer(request, settings_.api_key);
   const auto result = client_->post(std::move(request));
   if (result.status == 0) return {std::nullopt, result.error};
   if (result.status < 200 || result.status > 299) {

@@ -1,9 +1,9 @@
 #include "services/responses/media/media_settings.h"
 
-#include <boost/url/parse.hpp>
-
 #include <algorithm>
 #include <thread>
+
+#include "common/net/api_server.h"
 
 namespace feedback::responses {
 namespace {
@@ -37,8 +37,7 @@ void readSpeechServer(Env& env, MediaSettings& s) {
       env.integer("STT_WORKERS", 2, 1, 64,
                   {"with openai: calls under way per process (a PostgreSQL connection each)"});
   if (transcriber != "openai") return;
-  auto url = boost::urls::parse_absolute_uri(server.base_url);
-  if (!url || (url->scheme() != "http" && url->scheme() != "https") || url->host().empty()) {
+  if (!net::isHttpUrl(server.base_url)) {
     env.problem(
         "STT_BASE_URL must be an http(s) URL such as http://127.0.0.1:8080/v1 when "
         "TRANSCRIBER=openai");

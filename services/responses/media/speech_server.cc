@@ -4,6 +4,7 @@
 
 #include "common/core/ascii.h"
 #include "common/core/text.h"
+#include "common/net/api_server.h"
 #include "common/net/blocking_http_client.h"
 #include "common/net/multipart_form.h"
 
@@ -15,18 +16,10 @@ constexpr std::size_t kMaxAnswerBytes = 1024 * 1024;
 }  // namespace
 
 SpeechServer::SpeechServer(SpeechServerSettings settings) : settings_(std::move(settings)) {
-  while (!settings_.base_url.empty() && settings_.base_url.back() == '/') {
-    settings_.base_url.pop_back();
-  }
-  net::HttpClientSettings http;
-  http.ca_bundle = settings_.ca_bundle;
-  http.allow_plain_http = true;  // speech servers often listen inside the cluster, in plain HTTP
-  http.timeout = settings_.timeout;
-  http.excerpt_limit = kMaxAnswerBytes;  // the whole answer is read
-  http.body_limit = kMaxAnswerBytes;
+  settings_.base_url = net::trimmedBaseUrl(std::move(settings_.base_url));
+  auto http = net::apiServerSettings(settings_.ca_bundle, settings_.timeout, kMaxAnswerBytes);
   http.max_idle_per_host = 4;
   http.resolver_threads = 1;
-  http.user_agent = "feedback-responses/1";
   client_ = std::make_unique<net::BlockingHttpClient>(std::move(http));
 }
 
@@ -45,9 +38,7 @@ net::HttpRequest SpeechServer::request(std::string_view wav, std::string_view pr
   request.content_type = form.contentType();
   request.body = form.take();
   request.headers.emplace_back("Accept", "application/json");
-  if (!settings_.api_key.empty()) {
-    request.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
-  }
+  net::addBearer(request, settings_.api_key);
   return request;
 }
 
