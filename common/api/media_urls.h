@@ -17,6 +17,14 @@ inline constexpr std::string_view kMediaMarkerPrefix = "media:";
 // "media:<blob uuid>": what a stored answer holds in place of the address.
 std::string mediaMarker(std::string_view blob_uuid);
 
+// The ETag (and If-Range, If-None-Match value) of media whose tag is `tag`: quoted.
+inline std::string quotedTag(std::string_view tag) {
+  std::string out = "\"";
+  out += tag;
+  out += '"';
+  return out;
+}
+
 class MediaUrls {
  public:
   // `secret`: the deployment's SECRETS_KEY, from which the signing key is derived; `scheme`:

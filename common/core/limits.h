@@ -12,6 +12,8 @@ inline constexpr std::size_t kMaxJsonBodyBytes = 1024 * 1024;
 inline constexpr int kMaxFileUploadMiB = 25;
 // A WAV recording, and a live stream's PCM.
 inline constexpr std::size_t kMaxAudioUploadBytes = 10 * 1024 * 1024;
+// The longest recording any question takes (a voice question's max_duration at most).
+inline constexpr double kMaxRecordingSeconds = 3600;
 // An Opus recording (WebM or Ogg) may hold the question's max_duration at this rate (64
 // kbit/s), never less than a WAV may and never more than kMaxCompressedAudioUploadBytes: an
 // hour's answer fits (questions::maxRecordingBytes).

@@ -274,10 +274,10 @@ Problem fileAnswerProblem(const Question& question, boost::json::value& value) {
 }
 
 int64_t maxRecordingBytes(const Question& question, bool compressed) {
-  constexpr double kLongestRecordingSeconds = 3600;
   const auto wav = static_cast<int64_t>(limits::kMaxAudioUploadBytes);
   if (!compressed) return wav;
-  const double seconds = settingNumber(question, "max_duration").value_or(kLongestRecordingSeconds);
+  const double seconds =
+      settingNumber(question, "max_duration").value_or(limits::kMaxRecordingSeconds);
   const auto allowed = static_cast<int64_t>(seconds * limits::kCompressedAudioBytesPerSecond);
   return std::clamp(allowed, wav, static_cast<int64_t>(limits::kMaxCompressedAudioUploadBytes));
 }

@@ -15,7 +15,8 @@ std::string renderBackendsAvailable(const Backends& backends) {
   std::string out = "# TYPE gateway_backend_available gauge\n";
   for (const auto& [name, channel] :
        {std::pair{"tokens", backends.tokens}, std::pair{"links", backends.links},
-        std::pair{"responses", backends.responses}, std::pair{"webhooks", backends.webhooks}}) {
+        std::pair{"responses", backends.responses}, std::pair{"webhooks", backends.webhooks},
+        std::pair{"responses_media", backends.responses_media}}) {
     out += std::string("gateway_backend_available{service=\"") + name + "\"} " +
            (grpckit::available(*channel) ? "1" : "0") + "\n";
   }

@@ -77,35 +77,33 @@ int main(int argc, char** argv) {
           insight_jobs.emplace(ai.jobs, service, nullptr, evaluator, ai.model.timeout, r.counters);
         }
         responses::ResponsesGrpc adapter(service, writer, r.pool, r.counters);
+        // Made in this order and stopped in the other (below): each calls the one after it.
         std::optional<responses::TranscriptionJobs> transcriptions;
         std::optional<responses::SpeechServer> speech_server;
         std::optional<responses::SpeechServerJobs> speech_server_jobs;
-        const auto wake_speech_server = [&speech_server_jobs] {
-          if (speech_server_jobs) speech_server_jobs->wake();
-        };
         responses::MediaAnswers media_answers(
-            service,
-            [&transcriptions, &wake_speech_server] {
-              if (transcriptions) transcriptions->wake();
-              wake_speech_server();
-            },
+            service, [&transcriptions] { transcriptions->wake(); },
             media.speech_server.has_value());
-        media.transcription.database_url = r.basics.database_url;
-        transcriptions.emplace(media.transcription, media_answers, r.counters, wake_speech_server);
         if (media.speech_server) {
           speech_server.emplace(*media.speech_server);
           media.speech_server_jobs.database_url = r.basics.database_url;
           speech_server_jobs.emplace(media.speech_server_jobs, *speech_server,
                                      media.speech_server->timeout, media_answers, r.counters);
         }
+        media.transcription.database_url = r.basics.database_url;
+        transcriptions.emplace(media.transcription, media_answers, r.counters,
+                               [&speech_server_jobs] {
+                                 if (speech_server_jobs) speech_server_jobs->wake();
+                               });
         responses::BlobCollector blob_collector(r.basics.database_url, r.counters,
                                                 media.blob_collection);
         responses::SpeechSynthesizer speech;
         responses::TranscriberPool live(media.transcription.model, media.live_streams);
         responses::MediaGrpc media_adapter(media_answers, speech, live, r.pool, r.counters);
         r.serve({&adapter, &media_adapter});
-        // The workers use media_answers, declared after them: they stop first.
-        speech_server_jobs.reset();
+        // The workers use media_answers, declared after them: they stop first, the
+        // transcriptions (which wake the speech server's) before the speech server's.
         transcriptions.reset();
+        speech_server_jobs.reset();
       });
 }

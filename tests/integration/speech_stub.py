@@ -35,8 +35,8 @@ def wav_format(data):
 
 class SpeechStub(StubServer):
     """Words in the prompt: good (answers "Server heard <seconds> seconds."), malformed
-    (prose, not JSON), timeout (answers after `hang_seconds`), broken (500), slow (answers
-    after `slow_seconds`), flaky (500 the first time, then good)."""
+    (prose, not JSON), timeout (answers after `hang_seconds`), broken (500), refused (413),
+    slow (answers after `slow_seconds`), flaky (500 the first time, then good)."""
 
     def __init__(self, slow_seconds=2.0, hang_seconds=6.0):
         self.slow_seconds = slow_seconds
@@ -72,6 +72,8 @@ class SpeechStub(StubServer):
             return 200, heard
         if "broken" in prompt:
             return 500, json.dumps({"error": "model crashed"})
+        if "refused" in prompt:
+            return 413, json.dumps({"error": "file too large"})
         if "flaky" in prompt and len(self.calls("flaky")) == 1:
             return 500, json.dumps({"error": "busy"})
         if "malformed" in prompt:

@@ -11,7 +11,7 @@ STT_KEY = "stt-secret-7c1d04e9b2"
 SENTENCE = "the delivery was late but the support team was wonderful"
 # The stub's behaviour, chosen by a word of the question's prompt (speech_stub.py).
 SERVED = ("good", "slow", "flaky")
-FAILED = ("malformed", "timeout", "broken")
+FAILED = ("malformed", "timeout", "broken", "refused")
 
 
 def _speech_responses(stub, **extra):
@@ -82,8 +82,9 @@ def a_speech_servers_transcript_replaces_the_local_one_and_its_failures_leave_th
         for w in FAILED:
             assert "delivery" in got[w]["transcription"].split(), (w, got[w])
             assert "heard" not in json.dumps(got[w]["ai_insights"]).lower(), (w, got[w]["ai_insights"])
-        # Attempts: one where the server answered, two (STT_MAX_ATTEMPTS) where it failed.
-        assert [len(stub.calls(w)) for w in words] == [1, 1, 2, 2, 2, 2], \
+        # Attempts: one where the server answered or refused the request itself (413), two
+        # (STT_MAX_ATTEMPTS) where it failed.
+        assert [len(stub.calls(w)) for w in words] == [1, 1, 2, 2, 2, 2, 1], \
             [len(stub.calls(w)) for w in words]
         call = stub.calls("good")[0]
         assert call["path"] == "/v1/audio/transcriptions"

@@ -77,7 +77,8 @@ class BodyStream {
   // which tells the client its body was cut).
   using Got = std::function<void(bool ok, std::string piece)>;
   virtual void next(Got got) = 0;
-  // No more pieces are wanted (the client left, or the body was not sent: HEAD).
+  // No more pieces are wanted: the body ended, the client left, or it was not sent (HEAD).
+  // May be called more than once.
   virtual void cancel() = 0;
 };
 

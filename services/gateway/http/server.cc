@@ -271,6 +271,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // The header with the body's length, then each piece as the stream gives it.
   void writeStreamed(HttpResponse answer) {
     body_stream_ = std::move(answer.stream);
+    stream_left_ = answer.stream_length;
     stream_head_ = {};
     stream_head_.version(version_ ? version_ : 11);
     stream_head_.result(static_cast<unsigned>(answer.status));
@@ -290,7 +291,14 @@ class Session : public std::enable_shared_from_this<Session> {
                              });
   }
 
+  // The next piece, waited for no longer than a write may take: a stalled source cuts the body.
   void nextPiece() {
+    piece_timer_.expires_after(server_.options.write_timeout);
+    piece_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || !self->body_stream_) return;
+      self->endStream();
+      self->close();
+    });
     body_stream_->next([self = shared_from_this()](bool ok, std::string piece) {
       asio::post(self->stream_.get_executor(), [self, ok, piece = std::move(piece)]() mutable {
         self->onPiece(ok, std::move(piece));
@@ -299,7 +307,11 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void onPiece(bool ok, std::string piece) {
-    if (!ok) {
+    piece_timer_.cancel();
+    if (!body_stream_) return;  // given up waiting
+    // A body shorter or longer than its Content-Length cannot be framed: the connection ends.
+    const auto size = static_cast<int64_t>(piece.size());
+    if (!ok || (piece.empty() && stream_left_ != 0) || size > stream_left_) {
       endStream();
       return close();
     }
@@ -307,6 +319,7 @@ class Session : public std::enable_shared_from_this<Session> {
       endStream();
       return onWrite({}, 0);
     }
+    stream_left_ -= size;
     piece_ = std::move(piece);
     stream_.expires_after(server_.options.write_timeout);
     asio::async_write(stream_, asio::buffer(piece_),
@@ -390,6 +403,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::response_serializer<http::empty_body>> stream_serializer_;
   std::shared_ptr<BodyStream> body_stream_;
   std::string piece_;
+  int64_t stream_left_ = 0;  // bytes of the body still to come
+  asio::steady_timer piece_timer_{stream_.get_executor()};
   std::string remote_;
   unsigned version_ = 11;
   bool keep_alive_ = true;

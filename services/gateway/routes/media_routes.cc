@@ -103,7 +103,7 @@ HttpResponse mediaHeaders(const rv1::MediaHeader& header, std::string cache_cont
   response.status = 200;
   response.setHeader("Content-Type", header.content_type());
   response.setHeader("Content-Disposition", contentDisposition(header));
-  response.setHeader("ETag", "\"" + header.etag() + "\"");
+  response.setHeader("ETag", api::quotedTag(header.etag()));
   response.setHeader("Cache-Control", std::move(cache_control));
   // A respondent's upload is never run as a page of this host, whatever it holds.
   response.setHeader("X-Content-Type-Options", "nosniff");
@@ -198,7 +198,7 @@ void speech(const MediaStub& media, const ContextPtr& ctx, Respond respond, cons
           return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
         }
         const bool unchanged =
-            ctx->request.header("if-none-match") == "\"" + content.header.etag() + "\"";
+            ctx->request.header("if-none-match") == api::quotedTag(content.header.etag());
         HttpResponse response = mediaResponse(std::move(content), std::string(kSpeechCaching));
         if (unchanged) {
           response.status = 304;

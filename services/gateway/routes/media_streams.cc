@@ -55,9 +55,9 @@ class Uploader final : public grpc::ClientWriteReactor<rv1::UploadAnswerMediaReq
 constexpr std::chrono::hours kLongestRead{2};
 
 // ReadMedia's answers as a BodyStream. A hold keeps the call open between reads, which
-// next() starts from the server's threads; it is released once the last read ended or the
-// stream was dropped (MediaBody), after which OnDone comes. The reactor keeps itself alive
-// until then.
+// next() starts from the server's threads; it is released once, when the last read ended
+// (!ok) or when the stream is dropped with no read under way (cancel), after which OnDone
+// comes. The reactor keeps itself alive until then.
 class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaResponse> {
  public:
   static std::shared_ptr<MediaStreamReader> start(const MediaStub& stub, const ContextPtr& ctx,
@@ -65,6 +65,7 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
                                                   MediaStreamDone done) {
     std::shared_ptr<MediaStreamReader> reader(new MediaStreamReader(std::move(done)));
     reader->self_ = reader;
+    reader->ctx_ = ctx;
     reader->request_ = std::move(request);
     detail::prepareCall(reader->client_, *ctx);
     // The request's deadline bounds the wait for the header (the alarm); the body takes as long
@@ -77,6 +78,7 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
     });
     stub->async()->ReadMedia(&reader->client_, &reader->request_, reader.get());
     reader->AddHold();
+    reader->reading_ = true;
     reader->StartRead(&reader->response_);
     reader->StartCall();
     return reader;
@@ -88,19 +90,16 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
       lock.unlock();
       return got(false, {});  // dropped, or ended before its body did
     }
-    if (delivered_ == expected_) {
-      // All the header promised came: the call's end is read, and tells whether it was whole.
-      last_ = std::move(got);
-    } else {
-      got_ = std::move(got);
-    }
+    // All the header promised came: the call's end is read, and tells whether it was whole.
+    (delivered_ == expected_ ? last_ : got_) = std::move(got);
+    reading_ = true;
     lock.unlock();
     StartRead(&response_);
   }
 
   void cancel() {
     std::unique_lock lock(mutex_);
-    const bool release = holding_ && !got_ && !last_;
+    const bool release = holding_ && !reading_;
     if (release) holding_ = false;
     lock.unlock();
     client_.TryCancel();
@@ -117,29 +116,36 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
 
   void OnReadDone(bool ok) override {
     std::unique_lock lock(mutex_);
+    reading_ = false;
     if (!ok) {
+      const bool release = holding_;
       holding_ = false;
       lock.unlock();
-      return RemoveHold();  // OnDone follows, with the status
+      if (release) RemoveHold();  // OnDone follows, with the status
+      return;
     }
     auto& chunk = *response_.mutable_chunk();
     if (done_) {
       auto done = std::move(done_);
       done_ = nullptr;
-      expected_ = chunk.header().range_length();
+      auto& header = *chunk.mutable_header();
+      normalise(header);
+      expected_ = header.range_length();
       lock.unlock();
       header_alarm_.Cancel();
-      return done(grpc::Status::OK, std::move(*chunk.mutable_header()), body());
+      return done(grpc::Status::OK, std::move(header), body());
     }
-    auto got = std::move(got_);
-    got_ = nullptr;
+    // A piece was asked for, or the end (then this piece is one too many).
+    auto got = std::move(got_ ? got_ : last_);
+    got_ = last_ = nullptr;
     delivered_ += static_cast<int64_t>(chunk.data().size());
-    const bool too_long = delivered_ > expected_ || !got;
+    const bool too_long = delivered_ > expected_;
     lock.unlock();
     if (too_long) {
+      // More than the header promised: the body cannot be right. The stream's owner drops
+      // it (cancel), which releases the hold.
       client_.TryCancel();
-      if (got) got(false, {});
-      return StartRead(&response_);  // fails at once, and the call ends
+      return got(false, {});
     }
     got(true, std::move(*chunk.mutable_data()));
   }
@@ -162,6 +168,7 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
     }
     if (got) got(false, {});
     if (last) last(whole, {});
+    ctx_.reset();   // the request counts as under way until its call has ended
     self_.reset();  // last: may end this object
   }
 
@@ -169,17 +176,29 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
   explicit MediaStreamReader(MediaStreamDone done) : done_(std::move(done)) {}
   std::shared_ptr<BodyStream> body();
 
+  // A service from before ranges (a rollout's older replica) sends the whole content.
+  static void normalise(rv1::MediaHeader& header) {
+    if (header.range_resolved()) return;
+    header.set_partial(false);
+    header.set_unsatisfiable(false);
+    header.set_range_first(0);
+    header.set_range_length(header.size_bytes());
+    header.set_range_resolved(true);
+  }
+
   std::mutex mutex_;
   MediaStreamDone done_;  // until the header came
   BodyStream::Got got_;   // a piece asked for
   BodyStream::Got last_;  // the end asked for
-  bool holding_ = true;
+  bool holding_ = true;   // the hold is not released yet
+  bool reading_ = false;  // a read is under way
   bool header_late_ = false;
   grpc::Alarm header_alarm_;
   int64_t expected_ = 0, delivered_ = 0;
   grpc::ClientContext client_;
   rv1::ReadMediaRequest request_;
   rv1::ReadMediaResponse response_;
+  ContextPtr ctx_;
   std::shared_ptr<MediaStreamReader> self_;
 };
 

@@ -30,7 +30,7 @@ struct MediaContent {
 
 using MediaDone = std::function<void(const grpc::Status&, MediaContent)>;
 
-// Starts a server-streaming call whose answers carry chunks (ReadMedia, SpeakText):
+// Starts a server-streaming call whose answers carry chunks, read into one body (SpeakText):
 // `start(client_context, reactor)`.
 template <class Response>
 using MediaReadCall = std::function<void(grpc::ClientContext*, grpc::ClientReadReactor<Response>*)>;

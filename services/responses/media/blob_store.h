@@ -53,6 +53,16 @@ class BlobStore {
   virtual std::optional<BlobInfo> read(const std::string& workspace_uuid, const std::string& uuid,
                                        const std::function<void(std::string_view)>& chunk) = 0;
   virtual void remove(const std::string& workspace_uuid, const std::string& uuid) = 0;
+
+  // The blob's content in its stored chunks (a recording to decode); nullopt when there is none.
+  std::optional<std::vector<std::string>> readAll(const std::string& workspace_uuid,
+                                                  const std::string& uuid) {
+    std::vector<std::string> parts;
+    if (!read(workspace_uuid, uuid, [&](std::string_view chunk) { parts.emplace_back(chunk); })) {
+      return std::nullopt;
+    }
+    return parts;
+  }
 };
 
 }  // namespace feedback::responses

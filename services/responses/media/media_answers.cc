@@ -21,7 +21,6 @@ namespace {
 // Decoders' frames do not end exactly where a recording's time limit does.
 constexpr double kDurationSlackSeconds = 0.25;
 // A recording without a question's limit is still bounded (the longest max_duration allowed).
-constexpr double kLongestRecordingSeconds = 3600;
 
 [[noreturn]] void invalid(const std::string& field_key, const std::string& problem) {
   throw ApiError(ErrorCode::kInvalidAnswer, "The answer to '" + field_key + "' " + problem + ".",
@@ -128,6 +127,70 @@ void MediaAnswers::checkTarget(ResponsesStore& store, const v1::AnswerTarget& ta
   checkKind(*question, kind);
 }
 
+namespace {
+
+// An uploaded file's type, as the question allows it and its content shows it.
+std::string checkedFileType(const questions::Question& question,
+                            const v1::MediaUploadHeader& header,
+                            const std::vector<std::string_view>& content, int64_t size) {
+  const std::string& key = question.field_key;
+  if (size > questions::maxFileBytes(question)) {
+    tooLarge("file is larger than the question allows (" + questions::fileLimitText(question) +
+             ")");
+  }
+  const std::string type = baseType(header.content_type());
+  if (!questions::isAllowedFileType(question, type)) {
+    invalid(key, "is of type '" + type + "', which the question does not allow");
+  }
+  if (!contentMatchesType(type, firstBytes(content, kSniffBytes))) {
+    invalid(key, "is not a " + type + " file: its content says otherwise");
+  }
+  return type;
+}
+
+// An uploaded recording's container and length, within the question's limits.
+DecodedAudio checkedRecording(const questions::Question& question,
+                              const v1::MediaUploadHeader& header,
+                              const std::vector<std::string_view>& content, int64_t size) {
+  const std::string& key = question.field_key;
+  // Opus in WebM or Ogg may be larger than a WAV, by the question's max_duration.
+  const auto container = sniffAudioType(firstBytes(content, kSniffBytes));
+  const bool compressed = container && *container != "audio/wav";
+  const int64_t largest = questions::maxRecordingBytes(question, compressed);
+  if (size > largest) {
+    tooLarge("recording is larger than " +
+             limits::describeBytes(static_cast<std::size_t>(largest)) +
+             (compressed ? " (the question's max_duration at 64 kbit/s)" : " (a WAV's limit)"));
+  }
+  if (baseType(header.content_type()).rfind("audio/", 0) != 0) {
+    invalid(key, "must be audio/wav, audio/webm or audio/ogg");
+  }
+  DecodedAudio audio;
+  try {
+    audio = decodeAudio(content, limits::kMaxRecordingSeconds, false);
+  } catch (const AudioError& e) {
+    invalid(key, e.what());
+  }
+  if (auto problem = questions::durationProblem(
+          question, std::max(0.0, audio.duration_seconds - kDurationSlackSeconds))) {
+    invalid(key, *problem);
+  }
+  return audio;
+}
+
+// Browsers' MediaRecorder writes WebM that players cannot seek in: stored indexed, or as it
+// came (playable, if not seekable) when it cannot be.
+std::optional<std::string> indexedWebm(const std::vector<std::string_view>& content) {
+  try {
+    return seekableWebm(content);
+  } catch (const std::exception& e) {
+    log::warn("webm_not_indexed", {{"error", e.what()}});
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 v1::Answer MediaAnswers::upload(ResponsesStore& store, BlobStore& blobs,
                                 const v1::MediaUploadHeader& header,
                                 const std::vector<std::string_view>& content) {
@@ -135,65 +198,28 @@ v1::Answer MediaAnswers::upload(ResponsesStore& store, BlobStore& blobs,
   checkTarget(store, target, header.kind());
   const auto form = responses_.forms().of(target.link());
   const auto& question = *form->rules().find(target.field_key());
-  const std::string& key = question.field_key;
   const int64_t size = totalSize(content);
-  if (size == 0) invalid(key, "is an empty upload");
+  if (size == 0) invalid(question.field_key, "is an empty upload");
   if (header.size_bytes() > 0 && header.size_bytes() != size) {
-    invalid(key, "arrived incomplete (" + std::to_string(size) + " of " +
-                     std::to_string(header.size_bytes()) + " bytes)");
+    invalid(question.field_key, "arrived incomplete (" + std::to_string(size) + " of " +
+                                    std::to_string(header.size_bytes()) + " bytes)");
   }
   Stored upload;
   upload.blob.uuid = newUuid();
   upload.blob.workspace_uuid = form->workspaceUuid();
   upload.blob.response_uuid = target.response_uuid();
   if (header.kind() == v1::MEDIA_KIND_FILE) {
-    if (size > questions::maxFileBytes(question)) {
-      tooLarge("file is larger than the question allows (" + questions::fileLimitText(question) +
-               ")");
-    }
-    const std::string type = baseType(header.content_type());
-    if (!questions::isAllowedFileType(question, type)) {
-      invalid(key, "is of type '" + type + "', which the question does not allow");
-    }
-    if (!contentMatchesType(type, firstBytes(content, kSniffBytes))) {
-      invalid(key, "is not a " + type + " file: its content says otherwise");
-    }
-    upload.blob.content_type = type;
+    upload.blob.content_type = checkedFileType(question, header, content, size);
     upload.blob.file_name = cleanFileName(header.file_name());
-  } else {
-    // Opus in WebM or Ogg may be larger than a WAV, by the question's max_duration.
-    const auto container = sniffAudioType(firstBytes(content, kSniffBytes));
-    const bool compressed = container && *container != "audio/wav";
-    const int64_t largest = questions::maxRecordingBytes(question, compressed);
-    if (size > largest) {
-      tooLarge("recording is larger than " +
-               limits::describeBytes(static_cast<std::size_t>(largest)) +
-               (compressed ? " (the question's max_duration at 64 kbit/s)" : " (a WAV's limit)"));
-    }
-    if (baseType(header.content_type()).rfind("audio/", 0) != 0) {
-      invalid(key, "must be audio/wav, audio/webm or audio/ogg");
-    }
-    DecodedAudio audio;
-    try {
-      audio = decodeAudio(content, kLongestRecordingSeconds, false);
-    } catch (const AudioError& e) {
-      invalid(key, e.what());
-    }
-    if (auto problem = questions::durationProblem(
-            question, std::max(0.0, audio.duration_seconds - kDurationSlackSeconds))) {
-      invalid(key, *problem);
-    }
-    upload.blob.content_type = audio.content_type;
-    upload.blob.file_name = "recording";
-    upload.duration = audio.duration_seconds;
-    if (audio.content_type == "audio/webm") {
-      // Browsers' MediaRecorder writes WebM that players cannot seek in: stored indexed.
-      try {
-        const std::string indexed = seekableWebm(content);
-        return save(store, blobs, target, upload, {indexed});
-      } catch (const AudioError& e) {
-        log::warn("webm_not_indexed", {{"error", e.what()}});
-      }
+    return save(store, blobs, target, upload, content);
+  }
+  const DecodedAudio audio = checkedRecording(question, header, content, size);
+  upload.blob.content_type = audio.content_type;
+  upload.blob.file_name = "recording";
+  upload.duration = audio.duration_seconds;
+  if (audio.content_type == "audio/webm") {
+    if (const auto indexed = indexedWebm(content)) {
+      return save(store, blobs, target, upload, {*indexed});
     }
   }
   return save(store, blobs, target, upload, content);
@@ -322,6 +348,9 @@ bool MediaAnswers::applyTranscription(ResponsesStore& store, const Transcription
               return a.field_key() == job.field_key && a.audio_url() == address;
             });
         if (answer == stored.answers.end()) return false;
+        // Nothing heard (or a transcription given up) never replaces words: a live
+        // recording's, the local one a speech server was to improve.
+        if (text.empty() && !answer->transcription().empty()) return false;
         const v1::Answer before = *answer;
         answer->set_transcription(text);
         if (question) {

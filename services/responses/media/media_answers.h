@@ -44,7 +44,8 @@ class MediaAnswers {
                                const v1::AnswerTarget& target, const std::vector<int16_t>& samples,
                                const std::string& transcription);
 
-  // Fills in a transcription made for `job`, if the answer still holds that recording.
+  // Fills in a transcription made for `job`, if the answer still holds that recording; an
+  // empty one replaces no words.
   bool applyTranscription(ResponsesStore& store, const TranscriptionJob& job,
                           const std::string& text);
 

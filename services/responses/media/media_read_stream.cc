@@ -1,5 +1,7 @@
 #include "services/responses/media/media_read_stream.h"
 
+#include <grpcpp/alarm.h>
+
 #include "common/core/errors.h"
 #include "common/core/log.h"
 #include "common/grpc/grpc_kit.h"
@@ -12,6 +14,9 @@ namespace {
 
 // Chunks (of at most 256 KiB) loaded at a time: about 512 KiB held per reader.
 constexpr std::size_t kChunksAtATime = 2;
+// A body under way waits this long for a busy pool, this many times, before it is cut.
+constexpr std::chrono::milliseconds kBusyPause{20};
+constexpr int kBusyTries = 250;
 
 class MediaReadStream final : public grpc::ServerWriteReactor<v1::ReadMediaResponse> {
  public:
@@ -60,23 +65,35 @@ class MediaReadStream final : public grpc::ServerWriteReactor<v1::ReadMediaRespo
   }
 
   void next() {
-    if (sent_ < messages_.size()) return StartWrite(&messages_[sent_++]);
+    if (sent_ < messages_.size()) {
+      begun_ = true;
+      return StartWrite(&messages_[sent_++]);
+    }
     if (next_slice_ == slices_.size()) return finish(grpc::Status::OK);
     messages_.clear();
     sent_ = 0;
     load([this](PgSession& session) { loadSlices(session); });
   }
 
+  // On the worker pool. A busy pool refuses the read before its header (503); once the body
+  // has begun, the load is tried again a moment later rather than cut the body short.
   void load(std::function<void(PgSession&)> work) {
-    const bool queued = pool_.trySubmit([this, work = std::move(work)](PgSession& session) {
+    const bool queued = pool_.trySubmit([this, work](PgSession& session) {
       log::TraceScope traced(meter_.traceId());
+      busy_tries_ = 0;
       const auto status = grpckit::guarded([&] { work(session); }, meter_.requestId());
       if (!status.ok()) return finish(status);
       next();
     });
-    if (!queued) {
-      finish(grpckit::toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy.")));
+    if (queued) return;
+    if (!begun_ || ++busy_tries_ > kBusyTries) {
+      return finish(
+          grpckit::toStatus(ApiError(ErrorCode::kServiceUnavailable, "The service is busy.")));
     }
+    retry_.Set(std::chrono::system_clock::now() + kBusyPause, [this, work](bool fired) {
+      if (!fired) return finish(grpc::Status(grpc::StatusCode::CANCELLED, "stopped"));
+      load(work);
+    });
   }
 
   void finish(const grpc::Status& status) {
@@ -91,6 +108,9 @@ class MediaReadStream final : public grpc::ServerWriteReactor<v1::ReadMediaRespo
   std::size_t next_slice_ = 0;
   std::vector<v1::ReadMediaResponse> messages_;
   std::size_t sent_ = 0;
+  bool begun_ = false;  // the header is sent
+  int busy_tries_ = 0;
+  grpc::Alarm retry_;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/api/media_urls.h"
+
 namespace feedback::responses {
 
 v1::MediaHeader readHeader(const BlobInfo& info, const v1::ReadMediaRequest& request) {
@@ -12,7 +14,7 @@ v1::MediaHeader readHeader(const BlobInfo& info, const v1::ReadMediaRequest& req
   header.set_etag(info.sha256);
   ByteRange range{0, info.size_bytes};
   const bool current =
-      request.if_range().empty() || request.if_range() == "\"" + info.sha256 + "\"";
+      request.if_range().empty() || request.if_range() == api::quotedTag(info.sha256);
   if (request.has_range() && current) {
     ByteRangeSpec spec;
     if (request.range().has_first()) spec.first = request.range().first();
@@ -27,6 +29,7 @@ v1::MediaHeader readHeader(const BlobInfo& info, const v1::ReadMediaRequest& req
   }
   header.set_range_first(range.first);
   header.set_range_length(range.length);
+  header.set_range_resolved(true);
   return header;
 }
 

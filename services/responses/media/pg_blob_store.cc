@@ -106,6 +106,17 @@ pqxx::binarystring bytes(std::string_view data) {
   return pqxx::binarystring(data.data(), data.size());
 }
 
+// A row of kSelectBlobSql.
+BlobInfo blobInfo(const pqxx::row& row, const std::string& workspace_uuid,
+                  const std::string& uuid) {
+  return {uuid,
+          workspace_uuid,
+          row[0].as<std::string>(),
+          row[1].as<std::string>(),
+          row[2].as<int64_t>(),
+          row[3].as<std::string>()};
+}
+
 }  // namespace
 
 void PgBlobStore::prepare(pqxx::connection& c) {
@@ -160,12 +171,7 @@ std::optional<BlobInfo> PgBlobStore::read(const std::string& workspace_uuid,
   pqxx::read_transaction tx(connection_);
   auto rows = tx.exec_prepared(kSelectBlob, workspace_uuid, uuid);
   if (rows.empty()) return std::nullopt;
-  BlobInfo info{uuid,
-                workspace_uuid,
-                rows[0][0].as<std::string>(),
-                rows[0][1].as<std::string>(),
-                rows[0][2].as<int64_t>(),
-                rows[0][3].as<std::string>()};
+  BlobInfo info = blobInfo(rows[0], workspace_uuid, uuid);
   int next = 0;
   while (true) {
     auto chunks = tx.exec_prepared(kSelectChunks, uuid, next);
@@ -184,12 +190,7 @@ std::optional<BlobInfo> PgBlobStore::info(const std::string& workspace_uuid,
   pqxx::read_transaction tx(connection_);
   auto rows = tx.exec_prepared(kSelectBlob, workspace_uuid, uuid);
   if (rows.empty()) return std::nullopt;
-  return BlobInfo{uuid,
-                  workspace_uuid,
-                  rows[0][0].as<std::string>(),
-                  rows[0][1].as<std::string>(),
-                  rows[0][2].as<int64_t>(),
-                  rows[0][3].as<std::string>()};
+  return blobInfo(rows[0], workspace_uuid, uuid);
 }
 
 std::vector<int64_t> PgBlobStore::chunkSizes(const std::string& uuid) {

@@ -58,7 +58,9 @@ SpeechServer::Outcome SpeechServer::transcribe(std::string_view wav,
   const auto result = client_->post(request(wav, prompt));
   if (result.status == 0) return {std::nullopt, result.error};
   if (result.status < 200 || result.status > 299) {
-    return {std::nullopt, "status " + std::to_string(result.status)};
+    const bool refused =
+        result.status >= 400 && result.status < 500 && result.status != 408 && result.status != 429;
+    return {std::nullopt, "status " + std::to_string(result.status), !refused};
   }
   if (!result.body_complete) return {std::nullopt, "invalid answer: incomplete or too long"};
   return readAnswer(result.body_excerpt);

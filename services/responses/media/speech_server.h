@@ -38,6 +38,9 @@ class SpeechServer {
   struct Outcome {
     std::optional<std::string> text;
     std::string error;  // when there is none: "timeout", "status 500", "invalid answer: ..."
+    // False when asking again cannot help: the server refused the request itself (a 4xx
+    // other than 408 and 429: too large, a model it lacks, a wrong key).
+    bool worth_retrying = true;
   };
   Outcome transcribe(std::string_view wav, std::string_view prompt) const;
 

@@ -2,6 +2,7 @@
 
 #include <pqxx/pqxx>
 
+#include "common/core/limits.h"
 #include "common/core/log.h"
 #include "services/responses/media/audio_decoder.h"
 #include "services/responses/media/pg_blob_store.h"
@@ -9,9 +10,6 @@
 
 namespace feedback::responses {
 namespace {
-
-// The longest recording a question takes (voice's max_duration).
-constexpr double kMaxSeconds = 3600;
 
 void prepare(pqxx::connection& c) {
   PgResponsesStore::prepare(c);
@@ -35,14 +33,12 @@ SpeechServerJobs::SpeechServerJobs(SpeechServerJobSettings settings, const Speec
 
 std::optional<std::string> SpeechServerJobs::wavOfJob(pqxx::connection& connection,
                                                       const TranscriptionJob& job) {
-  std::vector<std::string> parts;
   PgBlobStore blobs(connection);
-  const auto found = blobs.read(job.blob.workspace_uuid, job.blob.uuid,
-                                [&](std::string_view chunk) { parts.emplace_back(chunk); });
-  if (!found) return std::nullopt;  // the answer was replaced and its recording collected
+  const auto parts = blobs.readAll(job.blob.workspace_uuid, job.blob.uuid);
+  if (!parts) return std::nullopt;  // the answer was replaced and its recording collected
   try {
-    const std::vector<std::string_view> views(parts.begin(), parts.end());
-    return wavOf(decodeAudio(views, kMaxSeconds, true).samples);
+    const std::vector<std::string_view> views(parts->begin(), parts->end());
+    return wavOf(decodeAudio(views, limits::kMaxRecordingSeconds, true).samples);
   } catch (const std::exception& e) {
     log::warn("speech_server_job_undecodable", {{"blob_uuid", job.blob.uuid}, {"error", e.what()}});
     return std::nullopt;
@@ -67,6 +63,7 @@ bool SpeechServerJobs::runOne(pqxx::connection& connection) {
     log::warn("speech_server_call_failed", {{"blob_uuid", job->blob.uuid},
                                             {"attempt", std::to_string(job->attempts)},
                                             {"error", outcome.error}});
+    if (!outcome.worth_retrying) return finish("refused");
     if (job->attempts >= settings_.max_attempts) return finish("given_up");
     counters_.increment("speech_server_jobs_total{outcome=\"retry\"}");
     blobs.retrySpeechServerJob(job->blob.uuid,

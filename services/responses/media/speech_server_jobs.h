@@ -5,7 +5,8 @@
 // question's hints, and replaces the answer's transcription with the server's text
 // (MediaAnswers::applyTranscription, so that insights follow it). A failed call (timeout, an
 // error status, an answer without text) is tried again later, the wait doubling, up to
-// `max_attempts` in all; then the local transcript stands. Jobs live in PostgreSQL, so they
+// `max_attempts` in all; then the local transcript stands, as it does at once when the server
+// refuses the request itself (a 4xx other than 408 and 429). Jobs live in PostgreSQL, so they
 // survive restarts, and any number of replicas may work them.
 
 #include <chrono>

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/core/json_writer.h"
+#include "common/core/limits.h"
 #include "services/responses/media/audio_decoder.h"
 #include "services/responses/media/transcriber.h"
 
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     try {
       const std::string content = bytes.str();
       const double started = cpuSeconds();
-      auto audio = decodeAudio({content}, 3600, true);
+      auto audio = decodeAudio({content}, feedback::limits::kMaxRecordingSeconds, true);
       const std::string words =
           transcriber.transcribe(audio.samples.data(), audio.samples.size(), hints);
       const double took = cpuSeconds() - started;

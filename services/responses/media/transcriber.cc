@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -55,8 +57,9 @@ constexpr float kHintWeight = 0.05f;
 // "marigold", "refund", words it lacks); common ones ("tell us about your visit") it already
 // expects, and boosting them cost flite's sentences 2 words of 231 and a third more CPU.
 constexpr double kRareBelowLog10 = -5.0;
-// Biased searches kept per decoder (a transcription worker sees the same questions again).
-constexpr std::size_t kBiasedSearchesKept = 4;
+// Biased searches kept per decoder: each costs about 60 MB and half a second to make, so a
+// worker keeps the last question's (recordings of one question tend to come together).
+constexpr std::size_t kBiasedSearchesKept = 1;
 constexpr const char* kGeneralSearch = "_default";
 
 // The hints' distinct words, lowercase, sorted: letters and apostrophes only.
@@ -78,11 +81,14 @@ std::vector<std::string> hintWords(std::string_view hints) {
   return words;
 }
 
-// A unigram model of `words`, each equally likely, in the ARPA format.
+// A unigram model of `words` and the sentence end, each equally likely, in the ARPA format.
 std::string unigramArpa(const std::vector<std::string>& words) {
+  char probability[32];
+  std::snprintf(probability, sizeof probability, "%.4f ",
+                -std::log10(static_cast<double>(words.size() + 1)));
   std::string arpa = "\\data\\\nngram 1=" + std::to_string(words.size() + 2) +
-                     "\n\n\\1-grams:\n-99 <s>\n-1 </s>\n";
-  for (const auto& word : words) arpa += "-1 " + word + "\n";
+                     "\n\n\\1-grams:\n-99 <s>\n" + probability + "</s>\n";
+  for (const auto& word : words) arpa += probability + word + "\n";
   return arpa + "\n\\end\\\n";
 }
 
@@ -93,7 +99,10 @@ ngram_model_t* readModel(cmd_ln_t* config, const std::string& text, logmath_t* l
   ngram_model_t* model = nullptr;
   if (write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size())) {
     const std::string path = "/proc/self/fd/" + std::to_string(fd);
-    model = ngram_model_read(config, path.c_str(), NGRAM_ARPA, logmath_retain(lmath));
+    // The model takes a reference to the log tables, given back should it not be made.
+    logmath_t* held = logmath_retain(lmath);
+    model = ngram_model_read(config, path.c_str(), NGRAM_ARPA, held);
+    if (!model) logmath_free(held);
   }
   close(fd);
   return model;
@@ -182,14 +191,24 @@ void Transcriber::searchFor(std::string_view hints) {
     ps_set_search(ps, kGeneralSearch);
     return;
   }
-  ngram_model_t* models[2] = {ngram_model_retain(general), question};
+  // The set holds each model, and the search the set: each is let go here once given.
+  ngram_model_t* models[2] = {general, question};
   char general_name[] = "general", question_name[] = "question";
   char* names[2] = {general_name, question_name};
   const float32 weights[2] = {1.0f - kHintWeight, kHintWeight};
   ngram_model_t* set = ngram_model_set_init(config, models, names, weights, 2);
+  ngram_model_free(question);
+  if (!set) {
+    ps_set_search(ps, kGeneralSearch);
+    return;
+  }
   const std::string name = "hints" + std::to_string(++searches_made_);
-  ps_set_lm(ps, name.c_str(), set);
-  ngram_model_free(set);  // the search holds it
+  const int made = ps_set_lm(ps, name.c_str(), set);
+  ngram_model_free(set);
+  if (made != 0) {
+    ps_set_search(ps, kGeneralSearch);
+    return;
+  }
   if (biased_.size() == kBiasedSearchesKept) {
     ps_unset_search(ps, biased_.back().second.c_str());
     biased_.pop_back();

@@ -38,8 +38,8 @@ class Transcriber {
 
  private:
   std::string hypothesis();
-  // Makes the search biased towards `hints` the decoder's (made once, about half a second,
-  // and kept for the last few sets of hints), or the general one when they name no word.
+  // Makes the search biased towards `hints` the decoder's (made once, about half a second and
+  // 60 MB, kept for the last set of hints), or the general one when they name no rare word.
   void searchFor(std::string_view hints);
 
   void* config_ = nullptr;   // cmd_ln_t

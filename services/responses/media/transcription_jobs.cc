@@ -6,6 +6,7 @@
 
 #include <pqxx/pqxx>
 
+#include "common/core/limits.h"
 #include "common/core/log.h"
 #include "services/responses/media/audio_decoder.h"
 #include "services/responses/media/pg_blob_store.h"
@@ -49,14 +50,13 @@ bool TranscriptionJobs::runOne(pqxx::connection& connection) {
   auto job = blobs.claimTranscription(settings_.lease);
   if (!job) return false;
   const auto started = std::chrono::steady_clock::now();
-  std::vector<std::string> parts;
-  blobs.read(job->blob.workspace_uuid, job->blob.uuid,
-             [&](std::string_view chunk) { parts.emplace_back(chunk); });
+  const auto parts =
+      blobs.readAll(job->blob.workspace_uuid, job->blob.uuid).value_or(std::vector<std::string>{});
   std::string text;
   double audio_seconds = 0;
   try {
     std::vector<std::string_view> views(parts.begin(), parts.end());
-    auto audio = decodeAudio(views, 3600, true);
+    auto audio = decodeAudio(views, limits::kMaxRecordingSeconds, true);
     audio_seconds = audio.duration_seconds;
     text = transcriber->transcribe(audio.samples.data(), audio.samples.size(),
                                    media_.recognitionHintsFor(*job));

@@ -147,10 +147,14 @@ export function voiceControl(q) {
     const { stream, context, node, chunks, recorder, parts, tick } = taken;
     if (recorder) {
       clearInterval(tick);
-      await new Promise((resolve) => {
-        recorder.addEventListener("stop", resolve, { once: true });
-        recorder.stop();
-      });
+      // A recorder whose microphone went away has stopped already.
+      if (recorder.state !== "inactive") {
+        await new Promise((resolve) => {
+          recorder.addEventListener("stop", resolve, { once: true });
+          recorder.addEventListener("error", resolve, { once: true });
+          recorder.stop();
+        });
+      }
       stream.getTracks().forEach((t) => t.stop());
       const type = compressed.split(";")[0];
       return { body: new Blob(parts, { type }), type };
@@ -173,7 +177,8 @@ export function voiceControl(q) {
     const made = await ended(taken);
     record.textContent = "Record again";
     record.setAttribute("aria-pressed", "false");
-    const player = el("audio", { controls: true, preload: "metadata", src: URL.createObjectURL(made.body), "aria-label": "Your recording" });
+    const local = URL.createObjectURL(made.body);
+    const player = el("audio", { controls: true, preload: "metadata", src: local, "aria-label": "Your recording" });
     playback.replaceChildren(player);
     showSaved(key, "Saving your recording…");
     try {
@@ -183,7 +188,10 @@ export function voiceControl(q) {
         answer = await onResponse((s) => call("POST", `${base}/responses/${s.uuid}/audio/${key}/`, made.body, { "Content-Type": made.type }));
       }
       // Played back from where it is stored (read in parts as the player seeks).
-      if (answer.audio_url) player.src = sameOrigin(answer.audio_url);
+      if (answer.audio_url) {
+        player.src = sameOrigin(answer.audio_url);
+        URL.revokeObjectURL(local);
+      }
       state.media[key] = answer;
       delete state.answers[key];
       showError(key, "");

@@ -224,9 +224,13 @@ TEST_CASE("media: a live recording is stored with its transcription", "[media]")
   CHECK(f.queued == 1);
   REQUIRE(blob.job);
   CHECK(f.blobs.hastened == std::vector<std::string>{blob.info.uuid});
-  REQUIRE(f.media.applyTranscription(f.store, *blob.job, "call me back please"));
+  // Nothing heard, or a transcription given up, leaves the live words.
+  CHECK_FALSE(f.media.applyTranscription(f.store, *blob.job, ""));
   auto stored =
       feedback::responses::parseAnswers(f.store.rows.at(s.uuid()).response.answers_json());
+  CHECK(stored[0].transcription() == "call me back");
+  REQUIRE(f.media.applyTranscription(f.store, *blob.job, "call me back please"));
+  stored = feedback::responses::parseAnswers(f.store.rows.at(s.uuid()).response.answers_json());
   CHECK(stored[0].transcription() == "call me back please");
 }
 
