@@ -253,16 +253,39 @@ def types_only():
     return 1 if any(r["errors"] for r in rows) else 0
 
 
+def media_only():
+    """BENCH_ONLY=media: W7 and the transcription figures (real-time factor, word error rates
+    of real and synthetic speech, live partials) on one bench gateway."""
+    env = stack_env(STACK_DIR)
+    made = workspace(shlex.split(env["FEEDBACKCTL"]), "bench-media")
+    gateway = BenchProcess("gateway", STACK_DIR, OUT_DIR, TRUSTED_PROXIES="127.0.0.1")
+    try:
+        rows, media = bench_media.media_rows(scenario, gateway, env["BASE_URL"], made["api_key"],
+                                             made["host"], http, OUT_DIR, free_port)
+    finally:
+        gateway.stop()
+    for r in rows:
+        print(f"{r['name']:<32} {r['rps']:>10.0f} req/s  p99 {r['p99_us'] / 1000:.2f} ms")
+    bench_media.print_media(media)
+    checks = bench_media.media_checks(media)
+    print()
+    for name, ok in checks.items():
+        print(f"target {'met    ' if ok else 'NOT met'}  {name}")
+    return 1 if any(r["errors"] for r in rows) or not all(checks.values()) else 0
+
+
 def main():
     os.makedirs(OUT_DIR, exist_ok=True)
     # A stop from outside ends the run as an error would: every process it started is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     only = os.environ.get("BENCH_ONLY", "")
-    if only not in ("", "webhooks", "compare", "types"):
-        raise SystemExit(f"bench: BENCH_ONLY={only!r}: the subsets are 'webhooks', 'compare' "
-                         "and 'types'")
+    if only not in ("", "webhooks", "compare", "types", "media"):
+        raise SystemExit(f"bench: BENCH_ONLY={only!r}: the subsets are 'webhooks', 'compare', "
+                         "'types' and 'media'")
     if only == "types":
         return types_only()
+    if only == "media":
+        return media_only()
     if only == "webhooks":
         return webhooks_only()
     if only == "compare":
