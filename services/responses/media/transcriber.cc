@@ -33,7 +33,10 @@ namespace {
 // Beams, the search's language weight, insertion penalties, silence and filler
 // probabilities, noise removal, voice activity thresholds and silence added after a
 // recording moved LibriVox by a word or two either way and flite or the live path the other
-// way, so they keep their defaults.
+// way, so they keep their defaults. Debian's pocketsphinx-en-us ships one word model
+// (en-us.lm.bin, besides a model of phones): there is no larger one to try. Each whole
+// recording starts from its own mean cepstrum (transcribe()), which takes out most of its
+// gain and microphone, and the same recording reads the same whatever came before.
 cmd_ln_t* configFor(const TranscriberModel& model) {
   const std::string hmm = model.directory + "/en-us";
   const std::string lm = model.directory + "/en-us.lm.bin";
