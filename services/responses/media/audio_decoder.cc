@@ -21,6 +21,20 @@ constexpr int kLowestSampleRate = 4000;
 constexpr int kHighestSampleRate = 192000;
 constexpr int kMostChannels = 8;
 
+// libavformat's seek on an in-memory stream of `size` bytes at `position`: the size, or the
+// new position (past the end only when `may_grow`, for a file being written).
+int64_t seekIn(int64_t& position, int64_t size, int64_t offset, int whence, bool may_grow) {
+  if (whence & AVSEEK_SIZE) return size;
+  whence &= ~AVSEEK_FORCE;
+  const int64_t target = whence == SEEK_SET   ? offset
+                         : whence == SEEK_CUR ? position + offset
+                         : whence == SEEK_END ? size + offset
+                                              : -1;
+  if (target < 0 || (!may_grow && target > size)) return AVERROR(EINVAL);
+  position = target;
+  return position;
+}
+
 // The recording's parts as one readable, seekable stream for libavformat.
 struct PartsReader {
   const std::vector<std::string_view>& parts;
@@ -44,17 +58,7 @@ struct PartsReader {
     return given == 0 ? AVERROR_EOF : given;
   }
 
-  int64_t seek(int64_t offset, int whence) {
-    if (whence & AVSEEK_SIZE) return size;
-    whence &= ~AVSEEK_FORCE;
-    int64_t target = whence == SEEK_SET   ? offset
-                     : whence == SEEK_CUR ? position + offset
-                     : whence == SEEK_END ? size + offset
-                                          : -1;
-    if (target < 0 || target > size) return AVERROR(EINVAL);
-    position = target;
-    return position;
-  }
+  int64_t seek(int64_t offset, int whence) { return seekIn(position, size, offset, whence, false); }
 };
 
 int readPacket(void* opaque, uint8_t* buffer, int size) {
@@ -257,16 +261,7 @@ struct MemoryWriter {
   }
 
   int64_t seek(int64_t offset, int whence) {
-    const auto size = static_cast<int64_t>(data.size());
-    if (whence & AVSEEK_SIZE) return size;
-    whence &= ~AVSEEK_FORCE;
-    const int64_t target = whence == SEEK_SET   ? offset
-                           : whence == SEEK_CUR ? position + offset
-                           : whence == SEEK_END ? size + offset
-                                                : -1;
-    if (target < 0) return AVERROR(EINVAL);
-    position = target;
-    return position;
+    return seekIn(position, static_cast<int64_t>(data.size()), offset, whence, true);
   }
 };
 
