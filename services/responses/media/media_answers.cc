@@ -326,19 +326,22 @@ v1::Answer MediaAnswers::save(ResponsesStore& store, BlobStore& blobs,
   return saved;
 }
 
-std::string MediaAnswers::recognitionHintsFor(const TranscriptionJob& job) {
+std::shared_ptr<const IntakeForm> MediaAnswers::formOf(const TranscriptionJob& job) {
   v1::IntakeLink link;
-  if (!link.ParseFromString(job.link)) return {};
-  const auto form = responses_.forms().of(link);
-  const questions::Question* question = form->rules().find(job.field_key);
+  if (!link.ParseFromString(job.link)) return nullptr;
+  return responses_.forms().of(link);
+}
+
+std::string MediaAnswers::recognitionHintsFor(const TranscriptionJob& job) {
+  const auto form = formOf(job);
+  const questions::Question* question = form ? form->rules().find(job.field_key) : nullptr;
   return question ? recognitionHints(*question) : std::string();
 }
 
 bool MediaAnswers::applyTranscription(ResponsesStore& store, const TranscriptionJob& job,
                                       const std::string& text) {
-  v1::IntakeLink link;
-  if (!link.ParseFromString(job.link)) return false;
-  const auto form = responses_.forms().of(link);
+  const auto form = formOf(job);
+  if (!form) return false;
   const questions::Question* question = form->rules().find(job.field_key);
   const std::string address = api::mediaMarker(job.blob.uuid);
   return responses_.reviseAnswer(

@@ -59,6 +59,8 @@ class MediaAnswers {
 
  private:
   struct Stored;
+  // The form `job`'s answer was saved under; null when its link cannot be read.
+  std::shared_ptr<const IntakeForm> formOf(const TranscriptionJob& job);
   v1::Answer save(ResponsesStore& store, BlobStore& blobs, const v1::AnswerTarget& target,
                   const Stored& upload, const std::vector<std::string_view>& content);
 

@@ -50,12 +50,13 @@ bool TranscriptionJobs::runOne(pqxx::connection& connection) {
   auto job = blobs.claimTranscription(settings_.lease);
   if (!job) return false;
   const auto started = std::chrono::steady_clock::now();
-  const auto parts =
-      blobs.readAll(job->blob.workspace_uuid, job->blob.uuid).value_or(std::vector<std::string>{});
+  const auto parts = blobs.readAll(job->blob.workspace_uuid, job->blob.uuid);
+  // Deleted since it was claimed (its answer replaced and collected): nothing left to do.
+  if (!parts) return true;
   std::string text;
   double audio_seconds = 0;
   try {
-    std::vector<std::string_view> views(parts.begin(), parts.end());
+    std::vector<std::string_view> views(parts->begin(), parts->end());
     auto audio = decodeAudio(views, limits::kMaxRecordingSeconds, true);
     audio_seconds = audio.duration_seconds;
     text = transcriber->transcribe(audio.samples.data(), audio.samples.size(),
