@@ -4,6 +4,7 @@
 #include <hiredis/hiredis.h>
 
 #include <atomic>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "common/asio/io_threads.h"
 #include "common/core/crypto.h"
 #include "common/core/log.h"
 
@@ -62,27 +64,30 @@ struct RedisConnection : std::enable_shared_from_this<RedisConnection> {
   struct RedisClient::Impl* owner = nullptr;
 };
 
+// One connection's state, on the one loop that drives it.
 struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
-  Impl(std::string h, int p, std::chrono::milliseconds t)
+  Impl(asio::io_context& loop, std::string h, int p, std::chrono::milliseconds t,
+       std::shared_ptr<std::atomic<uint64_t>> connections)
       : host(std::move(h)),
         port(p),
         timeout(t),
-        work(io.get_executor()),
+        io(loop),
+        connections_counted(std::move(connections)),
         reconnect_timer(io),
         watchdog(io) {}
 
   std::string host;
   int port;
   std::chrono::milliseconds timeout;
-  asio::io_context io;
-  asio::executor_work_guard<asio::io_context::executor_type> work;
+  asio::io_context& io;
+  // How many connections the client (all its loops) has made (connectionEpoch).
+  std::shared_ptr<std::atomic<uint64_t>> connections_counted;
   asio::steady_timer reconnect_timer;
   asio::steady_timer watchdog;
   std::shared_ptr<RedisConnection> connection;
   // Send times of unanswered commands; Redis answers in order, so the front is the oldest.
   std::deque<std::chrono::steady_clock::time_point> pending;
   std::atomic<bool> is_connected{false};
-  std::atomic<uint64_t> connections_made{0};
   bool stopping = false;
   // Owned here and never freed before the client: hiredis keeps pointers to them.
   struct Subscription {
@@ -94,7 +99,6 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
   std::atomic<bool> is_subscribed{false};
   // Scripts by SHA-1, loaded on each connection and resent as EVAL after NOSCRIPT.
   std::unordered_map<std::string, std::string> scripts;
-  std::thread thread;
 
   static RedisConnection* of(void* privdata) { return static_cast<RedisConnection*>(privdata); }
 
@@ -171,7 +175,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     auto* c = of(ac->ev.data);
     if (status == REDIS_OK) {
       c->owner->is_connected = true;
-      ++c->owner->connections_made;
+      ++*c->owner->connections_counted;
       log::info("redis_connected", {{"host", c->owner->host}, {"port", c->owner->port}});
       c->owner->confirmed_subscriptions = 0;
       for (const auto& [sha, text] : c->owner->scripts) c->owner->load(text);
@@ -301,34 +305,88 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
       *heap = retryingUnknownScript(std::move(args), std::move(*heap));
     }
   }
+
+  // Ends the connection; on its loop's thread, or once nothing runs the loop.
+  void stop() {
+    stopping = true;
+    reconnect_timer.cancel();
+    watchdog.cancel();
+    if (connection && connection->context) redisAsyncFree(connection->context);
+    connection.reset();
+  }
+};
+
+// The loop a standalone client runs on its own thread.
+struct RedisClient::OwnLoop {
+  asio::io_context io{1};
+  asio::executor_work_guard<asio::io_context::executor_type> work{io.get_executor()};
+  std::thread thread;
 };
 
 RedisClient::RedisClient(std::string host, int port, std::chrono::milliseconds timeout)
-    : impl_(std::make_shared<Impl>(std::move(host), port, timeout)) {
-  asio::post(impl_->io, [impl = impl_] {
-    impl->connect();
-    impl->watch();
-  });
-  impl_->thread = std::thread([impl = impl_] { impl->io.run(); });
+    : own_loop_(std::make_unique<OwnLoop>()) {
+  impls_.push_back(std::make_shared<Impl>(own_loop_->io, std::move(host), port, timeout,
+                                          std::make_shared<std::atomic<uint64_t>>(0)));
+  start();
+  own_loop_->thread = std::thread([this] { own_loop_->io.run(); });
+}
+
+RedisClient::RedisClient(IoThreads& threads, std::string host, int port,
+                         std::chrono::milliseconds timeout)
+    : threads_(&threads) {
+  auto connections = std::make_shared<std::atomic<uint64_t>>(0);
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    impls_.push_back(std::make_shared<Impl>(threads.context(i), host, port, timeout, connections));
+  }
+  start();
+}
+
+void RedisClient::start() {
+  for (const auto& impl : impls_) {
+    asio::post(impl->io, [impl] {
+      impl->connect();
+      impl->watch();
+    });
+  }
 }
 
 RedisClient::~RedisClient() {
-  asio::post(impl_->io, [impl = impl_] {
-    impl->stopping = true;
-    impl->reconnect_timer.cancel();
-    impl->watchdog.cancel();
-    if (impl->connection && impl->connection->context) {
-      redisAsyncFree(impl->connection->context);
-    }
-    impl->connection.reset();
-    impl->work.reset();
-  });
-  impl_->thread.join();
+  if (own_loop_) {
+    asio::post(own_loop_->io, [impl = impls_[0], loop = own_loop_.get()] {
+      impl->stop();
+      loop->work.reset();
+    });
+    own_loop_->thread.join();
+    return;
+  }
+  if (!threads_->running()) {
+    for (const auto& impl : impls_) impl->stop();
+    return;
+  }
+  std::vector<std::future<void>> stopped;
+  for (std::size_t i = 0; i < impls_.size(); ++i) {
+    auto done = std::make_shared<std::promise<void>>();
+    stopped.push_back(done->get_future());
+    threads_->dispatch(i, [impl = impls_[i], done] {
+      impl->stop();
+      done->set_value();
+    });
+  }
+  for (auto& f : stopped) f.wait_for(std::chrono::seconds(2));
+}
+
+RedisClient::Impl& RedisClient::here() const {
+  // From a thread that is none of the loops' (a gRPC completion, a worker), the first
+  // connection's: its answers then come back on that connection's thread.
+  const std::size_t index = threads_ ? threads_->current() : IoThreads::kNone;
+  return *impls_[index == IoThreads::kNone ? 0 : index];
 }
 
 void RedisClient::command(std::vector<std::string> args, Callback callback) {
-  asio::post(impl_->io, [impl = impl_, args = std::move(args),
-                         callback = std::move(callback)]() mutable { impl->send(args, callback); });
+  auto& impl = here();
+  asio::dispatch(impl.io,
+                 [impl = impl.shared_from_this(), args = std::move(args),
+                  callback = std::move(callback)]() mutable { impl->send(args, callback); });
 }
 
 void RedisClient::pipeline(std::vector<std::vector<std::string>> commands,
@@ -343,32 +401,38 @@ void RedisClient::pipeline(std::vector<std::vector<std::string>> commands,
   join->remaining = commands.size();
   join->callback = std::move(callback);
   if (commands.empty()) return join->callback({});
-  asio::post(impl_->io, [impl = impl_, commands = std::move(commands), join]() mutable {
-    // Posted as one task, so the commands leave together and their replies arrive in order.
-    for (std::size_t i = 0; i < commands.size(); ++i) {
-      Callback one = [join, i](std::optional<RedisReply> reply) {
-        join->replies[i] = std::move(reply);
-        if (--join->remaining == 0) join->callback(std::move(join->replies));
-      };
-      impl->send(commands[i], one);
-    }
-  });
+  auto& impl = here();
+  asio::dispatch(impl.io,
+                 [impl = impl.shared_from_this(), commands = std::move(commands), join]() mutable {
+                   // Sent together, so the commands leave in one write and their replies arrive in
+                   // order.
+                   for (std::size_t i = 0; i < commands.size(); ++i) {
+                     Callback one = [join, i](std::optional<RedisReply> reply) {
+                       join->replies[i] = std::move(reply);
+                       if (--join->remaining == 0) join->callback(std::move(join->replies));
+                     };
+                     impl->send(commands[i], one);
+                   }
+                 });
 }
 
 void RedisClient::subscribe(std::string channel, std::function<void(std::string)> on_message) {
-  asio::post(impl_->io, [impl = impl_, channel = std::move(channel),
-                         on_message = std::move(on_message)]() mutable {
-    impl->subscriptions.push_back(std::make_unique<Impl::Subscription>(
-        Impl::Subscription{std::move(channel), std::move(on_message)}));
-    if (impl->is_connected) impl->sendSubscribe(*impl->subscriptions.back());
-  });
+  auto impl = impls_[0];
+  asio::post(impl->io,
+             [impl, channel = std::move(channel), on_message = std::move(on_message)]() mutable {
+               impl->subscriptions.push_back(std::make_unique<Impl::Subscription>(
+                   Impl::Subscription{std::move(channel), std::move(on_message)}));
+               if (impl->is_connected) impl->sendSubscribe(*impl->subscriptions.back());
+             });
 }
 
 void RedisClient::addScript(std::string_view text) {
-  asio::post(impl_->io, [impl = impl_, text = std::string(text)] {
-    auto [it, added] = impl->scripts.emplace(crypto::sha1Hex(text), text);
-    if (added && impl->is_connected) impl->load(it->second);
-  });
+  for (const auto& impl : impls_) {
+    asio::post(impl->io, [impl, text = std::string(text)] {
+      auto [it, added] = impl->scripts.emplace(crypto::sha1Hex(text), text);
+      if (added && impl->is_connected) impl->load(it->second);
+    });
+  }
 }
 
 std::optional<RedisReply> RedisClient::commandSync(std::vector<std::string> args) {
@@ -377,20 +441,23 @@ std::optional<RedisReply> RedisClient::commandSync(std::vector<std::string> args
   command(std::move(args),
           [promise](std::optional<RedisReply> reply) { promise->set_value(std::move(reply)); });
   // The watchdog answers every command within the timeout; this bound is a safety net.
-  if (future.wait_for(impl_->timeout * 4) != std::future_status::ready) return std::nullopt;
+  if (future.wait_for(impls_[0]->timeout * 4) != std::future_status::ready) return std::nullopt;
   return future.get();
 }
 
 bool RedisClient::connected() const {
-  return impl_->is_connected;
+  for (const auto& impl : impls_) {
+    if (!impl->is_connected) return false;
+  }
+  return true;
 }
 
 bool RedisClient::subscribed() const {
-  return impl_->is_subscribed;
+  return impls_[0]->is_subscribed;
 }
 
 uint64_t RedisClient::connectionEpoch() const {
-  return impl_->connections_made;
+  return *impls_[0]->connections_counted;
 }
 
 }  // namespace feedback

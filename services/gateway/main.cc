@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "common/asio/io_threads.h"
 #include "common/core/log.h"
 #include "common/core/process.h"
 #include "common/grpc/grpc_kit.h"
@@ -78,9 +79,12 @@ int main(int argc, char** argv) {
   const GatewayConfig& config = *loaded;
 
   try {
+    // The loops the API's connections, their requests and their Redis connections live on.
+    IoThreads loops(config.api.threads);
+    loops.start();
     const Backends backends = Backends::connect(config);
     auto tokens = feedback::tokens::v1::TokensService::NewStub(backends.tokens);
-    RedisClient redis(config.redis.host, config.redis.port);
+    RedisClient redis(loops, config.redis.host, config.redis.port);
     Metrics metrics;
 
     RedisClient subscriber(config.redis.host, config.redis.port);
@@ -99,26 +103,24 @@ int main(int argc, char** argv) {
     RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
     RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout,
                                         admissions);
-    std::unique_ptr<HttpServer> api_server;
-    std::vector<std::unique_ptr<Stage>> stages;
-    stages.push_back(std::make_unique<RouteStage>(routes.routes()));
-    stages.push_back(std::make_unique<ResponseTokenStage>());
-    stages.push_back(std::make_unique<CredentialsStage>(authenticator, hosts, reader, revoked,
-                                                        admissions, clients));
-    stages.push_back(std::make_unique<RateLimitStage>(limiter));
-    stages.push_back(std::make_unique<ScopeStage>());
-    stages.push_back(std::make_unique<MediaLinksStage>(routes.mediaUrls()));
-    stages.push_back(std::make_unique<IdempotencyStage>(
-        redis, metrics, std::max(config.backend_timeout * 3, std::chrono::milliseconds(30000))));
-    stages.push_back(std::make_unique<DispatchStage>(
-        [&api_server](std::function<void()> task) { api_server->post(std::move(task)); }));
     ResponseFinish finish(metrics, config.access_log);
-    Pipeline pipeline(std::move(stages), finish, config.backend_timeout);
+    Pipeline pipeline(
+        buildStages({
+            .routes = routes.routes(),
+            .credentials = std::make_unique<CredentialsStage>(authenticator, hosts, reader, revoked,
+                                                              admissions, clients),
+            .limiter = &limiter,
+            .media_urls = &routes.mediaUrls(),
+            .idempotency = std::make_unique<IdempotencyStage>(
+                redis, metrics,
+                std::max(config.backend_timeout * 3, std::chrono::milliseconds(30000))),
+            .loops = &loops,
+        }),
+        finish, config.backend_timeout);
 
     TransportErrorResponder transport_errors = &transportErrorResponse;
-    const HttpServerOptions api_options = routes.withBodyLimits(config.api);
-    api_server = std::make_unique<HttpServer>(
-        api_options,
+    HttpServer api_server(
+        loops, routes.withBodyLimits(config.api),
         [&pipeline](HttpRequest r, Respond respond) {
           pipeline.handle(std::move(r), std::move(respond));
         },
@@ -128,7 +130,7 @@ int main(int argc, char** argv) {
     grpckit::ChannelReadiness tokens_ready(backends.tokens), links_ready(backends.links),
         responses_ready(backends.responses);
     AdminEndpoints admin_endpoints(
-        metrics, [&] { return api_server->openConnections(); },
+        metrics, [&] { return api_server.openConnections(); },
         [&] {
           return !draining && tokens_ready.ready() && links_ready.ready() &&
                  responses_ready.ready();
@@ -139,15 +141,15 @@ int main(int argc, char** argv) {
         [&admin_endpoints](HttpRequest r, Respond respond) { respond(admin_endpoints.handle(r)); },
         transport_errors);
 
-    api_server->start();
+    api_server.start();
     admin_server.start();
-    log::info("listening", {{"port", api_server->port()},
+    log::info("listening", {{"port", api_server.port()},
                             {"admin_port", admin_server.port()},
                             {"threads", config.api.threads}});
     int signal_number = process::waitForTerminationSignal();
     log::info("draining", {{"signal", signal_number}});
     draining = true;
-    api_server->stop(config.drain_timeout);
+    api_server.stop(config.drain_timeout);
     admin_server.stop(std::chrono::milliseconds(0));
     // Backend calls of requests cut off by the drain finish by their deadline; the parts they
     // reach (caches, stubs) are destroyed only after that.

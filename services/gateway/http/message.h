@@ -41,6 +41,8 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   std::string remote_address;
+  // The server loop (IoThreads) its connection lives on: the one its answer is written from.
+  std::size_t io_loop = 0;
   AcceptWebSocket accept_websocket;
 
   std::string_view path() const {

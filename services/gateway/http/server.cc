@@ -1,24 +1,27 @@
 #include "services/gateway/http/server.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <deque>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include "common/asio/io_threads.h"
 #include "common/core/ascii.h"
 #include "common/core/log.h"
+#include "services/gateway/http/response_head.h"
 #include "services/gateway/http/websocket_session.h"
 
 namespace asio = boost::asio;
@@ -44,23 +47,22 @@ class Session;
 
 }  // namespace
 
-struct HttpServer::Impl {
-  Impl(HttpServerOptions o, HttpHandler h, TransportErrorResponder e)
-      : options(std::move(o)),
-        handler(std::move(h)),
-        errors(std::move(e)),
-        work(io.get_executor()),
-        acceptor(io) {}
+// Shared with the connections: one may outlive the server until its loop ends it.
+struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
+  Impl(IoThreads& t, HttpServerOptions o, HttpHandler h, TransportErrorResponder e)
+      : threads(t), options(std::move(o)), handler(std::move(h)), errors(std::move(e)) {
+    acceptor.emplace(threads.context(0));
+  }
 
+  // The loops the connections live on; owned when none was given.
+  std::unique_ptr<IoThreads> own_threads;
+  IoThreads& threads;
   HttpServerOptions options;
   HttpHandler handler;
   TransportErrorResponder errors;
-  asio::io_context io;
-  // Keeps the I/O threads running while requests wait on backends with no socket operation
-  // pending, notably while draining after the acceptor has closed.
-  asio::executor_work_guard<asio::io_context::executor_type> work;
-  tcp::acceptor acceptor;
-  std::vector<std::thread> threads;
+  std::optional<tcp::acceptor> acceptor;
+  std::size_t next_loop = 0;  // the accepting loop's alone
+  bool started = false;
   std::atomic<std::size_t> connections{0};
   // The HTTP connections (not WebSockets), for stop() to reach the idle ones.
   std::mutex sessions_mutex;
@@ -73,14 +75,18 @@ struct HttpServer::Impl {
   void track(const std::shared_ptr<Session>& session);
   void untrack(const Session* session);
   std::size_t trackedSessions();
+  std::vector<std::shared_ptr<Session>> openSessions();
 };
 
 namespace {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket&& socket, HttpServer::Impl& server)
-      : stream_(std::move(socket)), server_(server) {
+  Session(tcp::socket&& socket, HttpServer::Impl& server, std::size_t loop)
+      : stream_(std::move(socket)),
+        server_(server),
+        server_owner_(server.shared_from_this()),
+        loop_(loop) {
     ++server_.connections;
     boost::system::error_code ec;
     auto endpoint = stream_.socket().remote_endpoint(ec);
@@ -98,7 +104,7 @@ class Session : public std::enable_shared_from_this<Session> {
                    beast::bind_front_handler(&Session::doRead, shared_from_this()));
   }
 
-  // Called on this connection's strand when the server stops: an idle connection gets a short
+  // Called on this connection's loop when the server stops: an idle connection gets a short
   // while for a request already on its way, then closes; a busy one closes after its answer
   // (write()). A separate timer: the stream's deadline cannot move under a pending read.
   void closeWhenIdle() {
@@ -109,6 +115,8 @@ class Session : public std::enable_shared_from_this<Session> {
     });
   }
   asio::any_io_executor executor() { return stream_.get_executor(); }
+  // Past the drain: ends the connection whatever it is doing.
+  void abort() { close(); }
 
  private:
   void doRead() {
@@ -218,7 +226,7 @@ class Session : public std::enable_shared_from_this<Session> {
       return close();
     }
     auto& message = parser_->get();
-    version_ = message.version();
+    version_ = message.version() == 10 ? 10 : 11;
     keep_alive_ = message.keep_alive();
     HttpRequest request;
     // HEAD is GET without the body (RFC 9110 9.3.2): routed as GET, answered with its header.
@@ -231,9 +239,10 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     request.body = std::move(message.body());
     request.remote_address = remote_;
+    request.io_loop = loop_;
     if (websocket::is_upgrade(message)) {
       upgrade_request_ = message;
-      // Posted to this connection's strand, before the answer that follows it.
+      // Posted to this connection's loop, before the answer that follows it.
       request.accept_websocket = [self = shared_from_this()](WebSocketFactory factory) {
         asio::post(self->stream_.get_executor(), [self, factory = std::move(factory)]() mutable {
           self->websocket_factory_ = std::move(factory);
@@ -241,10 +250,11 @@ class Session : public std::enable_shared_from_this<Session> {
       };
     }
     stream_.expires_never();
+    // Answered on this connection's loop: written at once when the answer is made there.
     server_.handler(std::move(request), [self = shared_from_this()](HttpResponse response) {
-      asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
-        self->write(std::move(response));
-      });
+      asio::dispatch(
+          self->stream_.get_executor(),
+          [self, response = std::move(response)]() mutable { self->write(std::move(response)); });
     });
   }
 
@@ -253,18 +263,15 @@ class Session : public std::enable_shared_from_this<Session> {
     if (answer.status == 101 && websocket_factory_) return upgrade();
     upgrade_request_.reset();
     if (answer.stream) return writeStreamed(std::move(answer));
-    response_ = {};
-    response_.version(version_ ? version_ : 11);
-    response_.result(static_cast<unsigned>(answer.status));
-    for (auto& [name, value] : answer.headers) response_.insert(name, value);
-    response_.body() = std::move(answer.body);
-    response_.keep_alive(keep_alive_ && !answer.close && server_.accepting);
-    response_.prepare_payload();
+    const bool keep_alive = keep_alive_ && !answer.close && server_.accepting;
+    body_ = std::move(answer.body);
+    renderHead({version_, answer.status, &answer.headers, body_.size(), keep_alive}, head_text_);
     // Content-Length says what GET would send; nothing follows the header.
-    if (head_) response_.body().clear();
-    close_after_write_ = !response_.keep_alive();
+    if (head_ || !statusHasBody(answer.status)) body_.clear();
+    close_after_write_ = !keep_alive;
     stream_.expires_after(server_.options.write_timeout);
-    http::async_write(stream_, response_,
+    const std::array<asio::const_buffer, 2> buffers{asio::buffer(head_text_), asio::buffer(body_)};
+    asio::async_write(stream_, buffers,
                       beast::bind_front_handler(&Session::onWrite, shared_from_this()));
   }
 
@@ -272,23 +279,20 @@ class Session : public std::enable_shared_from_this<Session> {
   void writeStreamed(HttpResponse answer) {
     body_stream_ = std::move(answer.stream);
     stream_left_ = answer.stream_length;
-    stream_head_ = {};
-    stream_head_.version(version_ ? version_ : 11);
-    stream_head_.result(static_cast<unsigned>(answer.status));
-    for (auto& [name, value] : answer.headers) stream_head_.insert(name, value);
-    stream_head_.content_length(static_cast<std::uint64_t>(answer.stream_length));
-    stream_head_.keep_alive(keep_alive_ && !answer.close && server_.accepting);
-    close_after_write_ = !stream_head_.keep_alive();
-    stream_serializer_.emplace(stream_head_);
+    const bool keep_alive = keep_alive_ && !answer.close && server_.accepting;
+    renderHead({version_, answer.status, &answer.headers,
+                static_cast<uint64_t>(answer.stream_length), keep_alive},
+               head_text_);
+    close_after_write_ = !keep_alive;
     stream_.expires_after(server_.options.write_timeout);
-    http::async_write_header(stream_, *stream_serializer_,
-                             [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                               if (ec || self->head_) {
-                                 self->endStream();
-                                 return ec ? self->close() : self->onWrite(ec, 0);
-                               }
-                               self->nextPiece();
-                             });
+    asio::async_write(stream_, asio::buffer(head_text_),
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                        if (ec || self->head_) {
+                          self->endStream();
+                          return ec ? self->close() : self->onWrite(ec, 0);
+                        }
+                        self->nextPiece();
+                      });
   }
 
   // The next piece, waited for no longer than a write may take: a stalled source cuts the body.
@@ -335,12 +339,13 @@ class Session : public std::enable_shared_from_this<Session> {
   void endStream() {
     if (body_stream_) body_stream_->cancel();
     body_stream_.reset();
-    stream_serializer_.reset();
     piece_ = {};
   }
 
   void upgrade() {
-    auto session = std::make_shared<WebSocketSession>(std::move(stream_), server_.connections);
+    auto session = std::make_shared<WebSocketSession>(
+        std::move(stream_),
+        std::shared_ptr<std::atomic<std::size_t>>(server_owner_, &server_.connections));
     session->start(std::move(*upgrade_request_), std::move(buffer_), websocket_factory_);
     upgrade_request_.reset();
     websocket_factory_ = {};
@@ -394,13 +399,15 @@ class Session : public std::enable_shared_from_this<Session> {
 
   beast::tcp_stream stream_;
   HttpServer::Impl& server_;
+  const std::shared_ptr<HttpServer::Impl> server_owner_;
+  const std::size_t loop_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::empty_body> continue_{http::status::continue_, 11};
-  http::response<http::string_body> response_;
-  // A streamed answer: its header, and the stream its body comes from, a piece at a time.
-  http::response<http::empty_body> stream_head_;
-  std::optional<http::response_serializer<http::empty_body>> stream_serializer_;
+  // The answer being written: its head (the buffer kept from one answer to the next) and body.
+  std::string head_text_;
+  std::string body_;
+  // A streamed answer's body comes from this, a piece at a time.
   std::shared_ptr<BodyStream> body_stream_;
   std::string piece_;
   int64_t stream_left_ = 0;  // bytes of the body still to come
@@ -438,44 +445,73 @@ std::size_t HttpServer::Impl::trackedSessions() {
   return sessions.size();
 }
 
+std::vector<std::shared_ptr<Session>> HttpServer::Impl::openSessions() {
+  // Taken out of the lock by the caller: the last reference to a session may be one of these,
+  // and its destructor takes the lock.
+  std::vector<std::shared_ptr<Session>> open;
+  std::lock_guard lock(sessions_mutex);
+  for (const auto& [key, weak] : sessions) {
+    if (auto session = weak.lock()) open.push_back(std::move(session));
+  }
+  return open;
+}
+
+// One acceptor hands the connections to the loops in turn; each then lives on its loop alone.
 void HttpServer::Impl::doAccept() {
-  acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
-    // A connection accepted as the server began stopping is still served (its request may be
-    // on its way already); doRead gives it the grace of an idle one.
-    if (!ec) {
-      if (connections >= options.max_connections) {
-        beast::error_code ignored;
-        socket.close(ignored);
-      } else {
-        socket.set_option(tcp::no_delay(true), ec);
-        std::make_shared<Session>(std::move(socket), *this)->start();
-      }
-    }
-    if (accepting) doAccept();
-  });
+  const std::size_t loop = next_loop++ % threads.size();
+  acceptor->async_accept(threads.context(loop),
+                         [this, loop](beast::error_code ec, tcp::socket socket) {
+                           // A connection accepted as the server began stopping is still served
+                           // (its request may be on its way already); doRead gives it the grace of
+                           // an idle one.
+                           if (!ec) {
+                             if (connections >= options.max_connections) {
+                               beast::error_code ignored;
+                               socket.close(ignored);
+                             } else {
+                               socket.set_option(tcp::no_delay(true), ec);
+                               std::make_shared<Session>(std::move(socket), *this, loop)->start();
+                             }
+                           }
+                           if (accepting) doAccept();
+                         });
 }
 
 HttpServer::HttpServer(HttpServerOptions options, HttpHandler handler,
+                       TransportErrorResponder errors) {
+  auto threads = std::make_unique<IoThreads>(options.threads);
+  impl_ =
+      std::make_shared<Impl>(*threads, std::move(options), std::move(handler), std::move(errors));
+  impl_->own_threads = std::move(threads);
+}
+
+HttpServer::HttpServer(IoThreads& threads, HttpServerOptions options, HttpHandler handler,
                        TransportErrorResponder errors)
-    : impl_(std::make_unique<Impl>(std::move(options), std::move(handler), std::move(errors))) {}
+    : impl_(std::make_shared<Impl>(threads, std::move(options), std::move(handler),
+                                   std::move(errors))) {}
 
 HttpServer::~HttpServer() {
   stop(std::chrono::milliseconds(0));
+  if (impl_->own_threads) {
+    // The loops go before the server: the connections still queued on them end with them, and
+    // let go of the server then. The acceptor, of those loops, goes first.
+    impl_->acceptor.reset();
+    impl_->own_threads.reset();
+  }
 }
 
 void HttpServer::start() {
   auto& s = *impl_;
   tcp::endpoint endpoint(asio::ip::make_address(s.options.address),
                          static_cast<unsigned short>(s.options.port));
-  s.acceptor.open(endpoint.protocol());
-  s.acceptor.set_option(asio::socket_base::reuse_address(true));
-  s.acceptor.bind(endpoint);
-  s.acceptor.listen(asio::socket_base::max_listen_connections);
-  s.bound_port = s.acceptor.local_endpoint().port();
-  s.doAccept();
-  for (int i = 0; i < std::max(1, s.options.threads); ++i) {
-    s.threads.emplace_back([&s] { s.io.run(); });
-  }
+  s.acceptor->open(endpoint.protocol());
+  s.acceptor->set_option(asio::socket_base::reuse_address(true));
+  s.acceptor->bind(endpoint);
+  s.acceptor->listen(asio::socket_base::max_listen_connections);
+  s.bound_port = s.acceptor->local_endpoint().port();
+  s.started = true;
+  asio::post(s.acceptor->get_executor(), [&s] { s.doAccept(); });
+  if (s.own_threads) s.own_threads->start();
 }
 
 int HttpServer::port() const {
@@ -486,38 +522,42 @@ std::size_t HttpServer::openConnections() const {
   return impl_->connections;
 }
 
-void HttpServer::post(std::function<void()> task) {
-  asio::post(impl_->io, std::move(task));
-}
-
 void HttpServer::stop(std::chrono::milliseconds drain) {
   auto& s = *impl_;
-  if (s.threads.empty()) return;
+  if (!s.started) return;
+  s.started = false;
   s.accepting = false;
-  asio::post(s.io, [&s] {
+  // On its loop, where it accepts; directly when no loop runs.
+  auto close_acceptor = [&s] {
     beast::error_code ignored;
-    s.acceptor.close(ignored);
-  });
-  auto deadline = std::chrono::steady_clock::now() + drain;
-  // Taken out of the lock: the last reference to a session may be one of these, and its
-  // destructor takes the lock.
-  std::vector<std::shared_ptr<Session>> open;
-  {
-    std::lock_guard lock(s.sessions_mutex);
-    for (const auto& [key, weak] : s.sessions) {
-      if (auto session = weak.lock()) open.push_back(std::move(session));
-    }
+    s.acceptor->close(ignored);
+  };
+  if (s.threads.running()) {
+    std::promise<void> closed;
+    asio::post(s.acceptor->get_executor(), [&close_acceptor, &closed] {
+      close_acceptor();
+      closed.set_value();
+    });
+    closed.get_future().wait();
+  } else {
+    close_acceptor();
   }
-  for (auto& session : open) {
+  for (auto& session : s.openSessions()) {
     asio::post(session->executor(), [session] { session->closeWhenIdle(); });
   }
-  open.clear();
-  while (s.trackedSessions() > 0 && std::chrono::steady_clock::now() < deadline) {
+  const auto deadline = std::chrono::steady_clock::now() + drain;
+  while (s.trackedSessions() > 0 && std::chrono::steady_clock::now() < deadline &&
+         s.threads.running()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  s.io.stop();
-  for (auto& t : s.threads) t.join();
-  s.threads.clear();
+  if (s.own_threads) {
+    s.own_threads->stop();
+    return;
+  }
+  // The loops run on (they serve other parts): what is left past the drain is cut off.
+  for (auto& session : s.openSessions()) {
+    asio::post(session->executor(), [session] { session->abort(); });
+  }
 }
 
 }  // namespace feedback::gateway

@@ -1,8 +1,8 @@
 #pragma once
-// The HTTP/1.1 server: Boost.Beast on a pool of I/O threads, one strand per connection,
-// keep-alive, a deadline on every read and write, and limits on header and body size so that
-// a slow or huge client cannot hold resources. Only server.cc and websocket_session.* include
-// Beast.
+// The HTTP/1.1 server: Boost.Beast on IoThreads, each connection living on one loop from
+// accept to close (its requests are handled, and answered, on that loop's thread), keep-alive, a
+// deadline on every read and write, and limits on header and body size so that a slow or huge
+// client cannot hold resources. Only server.cc and websocket_session.* include Beast.
 
 #include <atomic>
 #include <chrono>
@@ -15,11 +15,16 @@
 #include "common/core/limits.h"
 #include "services/gateway/http/message.h"
 
+namespace feedback {
+class IoThreads;
+}
+
 namespace feedback::gateway {
 
 struct HttpServerOptions {
   std::string address = "0.0.0.0";
   int port = 0;  // 0: any free port
+  // Loops of a server that makes its own (the API server is given the gateway's).
   int threads = 1;
   std::size_t body_limit = limits::kMaxJsonBodyBytes;
   std::size_t header_limit = 16 * 1024;
@@ -46,26 +51,29 @@ using TransportErrorResponder = std::function<HttpResponse(ErrorCode, std::strin
 
 class HttpServer {
  public:
+  // On loops of its own, options.threads of them.
   HttpServer(HttpServerOptions options, HttpHandler handler, TransportErrorResponder errors);
+  // On `threads`, which run before start() and until after stop().
+  HttpServer(IoThreads& threads, HttpServerOptions options, HttpHandler handler,
+             TransportErrorResponder errors);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds and starts the I/O threads; throws when the port cannot be bound.
+  // Binds (and starts loops of its own); throws when the port cannot be bound.
   void start();
   int port() const;
   // Stops accepting and lets every connection finish: one with a request in progress (or one
   // that arrives within idle_close_grace) is answered with Connection: close, an idle one is
-  // closed after idle_close_grace. Stops all I/O when they are done or `drain` has passed.
+  // closed after idle_close_grace. When they are done or `drain` has passed, stops loops of
+  // its own, or cuts off what is left on given ones.
   void stop(std::chrono::milliseconds drain);
   std::size_t openConnections() const;
-  // Runs `task` on one of the I/O threads.
-  void post(std::function<void()> task);
 
   struct Impl;
 
  private:
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Impl> impl_;
 };
 
 }  // namespace feedback::gateway

@@ -19,13 +19,13 @@ constexpr std::size_t kMaxWebSocketBacklog = 256;
 }  // namespace
 
 WebSocketSession::WebSocketSession(beast::tcp_stream&& stream,
-                                   std::atomic<std::size_t>& connections)
-    : ws_(std::move(stream)), connections_(connections) {
-  ++connections_;
+                                   std::shared_ptr<std::atomic<std::size_t>> connections)
+    : ws_(std::move(stream)), connections_(std::move(connections)) {
+  ++*connections_;
 }
 
 WebSocketSession::~WebSocketSession() {
-  --connections_;
+  --*connections_;
 }
 
 void WebSocketSession::start(http::request<http::string_body> request, beast::flat_buffer buffer,

@@ -19,7 +19,8 @@ class WebSocketSession final : public WebSocketPeer,
                                public std::enable_shared_from_this<WebSocketSession> {
  public:
   // `connections` counts the server's open connections, this one included while it lives.
-  WebSocketSession(boost::beast::tcp_stream&& stream, std::atomic<std::size_t>& connections);
+  WebSocketSession(boost::beast::tcp_stream&& stream,
+                   std::shared_ptr<std::atomic<std::size_t>> connections);
   ~WebSocketSession() override;
 
   // Answers the upgrade `request` (whose connection had `buffer` read past it) and starts
@@ -37,7 +38,7 @@ class WebSocketSession final : public WebSocketPeer,
   void closed();
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
-  std::atomic<std::size_t>& connections_;
+  const std::shared_ptr<std::atomic<std::size_t>> connections_;
   boost::beast::flat_buffer buffer_;
   WebSocketHandler handler_;
   std::deque<std::string> outbox_;

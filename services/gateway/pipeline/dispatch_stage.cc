@@ -13,10 +13,9 @@ bool carriesBody(std::string_view method) {
 }  // namespace
 
 void DispatchStage::decode(const ContextPtr& ctx, Chain chain) {
-  // A body is parsed on an I/O thread; without one the handler only starts asynchronous
-  // work, which may as well begin here.
-  if (ctx->request.body.empty()) return dispatch(ctx, chain);
-  post_([ctx, chain = std::move(chain)] { dispatch(ctx, chain); });
+  const std::size_t loop = ctx->request.io_loop;
+  if (!loops_ || loops_->current() == loop) return dispatch(ctx, chain);
+  loops_->post(loop, [ctx, chain = std::move(chain)] { dispatch(ctx, chain); });
 }
 
 void DispatchStage::dispatch(const ContextPtr& ctx, const Chain& chain) {

@@ -1,5 +1,5 @@
 #pragma once
-// The gateway's stages, in the order main wires them:
+// The gateway's stages, in the order buildStages gives them:
 //   RouteStage        404, the trailing-slash 301, 405; the route and its path parameters
 //   ResponseTokenStage  calls on a started response: 404 without a usable X-Response-Token,
 //                     before anything else about them is judged (docs/api.md "Public intake")
@@ -25,6 +25,7 @@
 #include <string_view>
 
 #include "common/api/media_urls.h"
+#include "common/asio/io_threads.h"
 #include "common/redis/redis_script.h"
 #include "services/gateway/auth/key_authenticator.h"
 #include "services/gateway/auth/revoked_keys.h"
@@ -136,18 +137,18 @@ class ScopeStage final : public Stage {
   void decode(const ContextPtr& ctx, Chain chain) override;
 };
 
-// Runs a task on an I/O thread: JSON parsing and handlers must not occupy the Redis or gRPC
-// completion threads that deliver the credentials.
-using Post = std::function<void(std::function<void()>)>;
-
+// The handler runs on the loop of the request's connection: where its answer is written and
+// its Redis connection lives. A stage before it that resumed on a gRPC completion thread (a
+// key or host not cached) is handed back there; JSON parsing and handlers must not occupy
+// that thread either. Without loops (unit tests), where the chain goes on.
 class DispatchStage final : public Stage {
  public:
-  explicit DispatchStage(Post post) : post_(std::move(post)) {}
+  explicit DispatchStage(IoThreads* loops) : loops_(loops) {}
   void decode(const ContextPtr& ctx, Chain chain) override;
 
  private:
   static void dispatch(const ContextPtr& ctx, const Chain& chain);
-  Post post_;
+  IoThreads* loops_;
 };
 
 class ResponseFinish final : public FinishStage {
@@ -160,6 +161,21 @@ class ResponseFinish final : public FinishStage {
   Metrics& metrics_;
   const bool access_log_;
 };
+
+// What the gateway's stages are made of. The order they run in is written once, in
+// buildStages (and in this file's opening comment).
+struct StageParts {
+  const Routes& routes;
+  // Who calls: a CredentialsStage (the fuzz harness: a stand-in that grants every scope).
+  std::unique_ptr<Stage> credentials;
+  // Each of these is left out when null.
+  RateLimiter* limiter = nullptr;
+  const api::MediaUrls* media_urls = nullptr;
+  std::unique_ptr<Stage> idempotency;
+  // Where handlers run (DispatchStage); null: where the chain goes on.
+  IoThreads* loops = nullptr;
+};
+std::vector<std::unique_ptr<Stage>> buildStages(StageParts parts);
 
 // The key of an "Authorization: Bearer <key>" header; empty when there is none.
 std::string_view bearerToken(std::string_view authorization);

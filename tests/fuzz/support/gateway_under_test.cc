@@ -11,6 +11,7 @@
 #include <boost/json/parse.hpp>
 #include <chrono>
 
+#include "common/asio/io_threads.h"
 #include "common/core/scopes.h"
 #include "services/gateway/gateway_routes.h"
 #include "services/gateway/http/responses.h"
@@ -63,32 +64,28 @@ class EveryScopeStage final : public gateway::Stage {
 
 struct GatewayUnderTest::Parts {
   explicit Parts(const gateway::Backends& backends)
-      : redis(config.redis.host, config.redis.port),
+      : redis(loops, config.redis.host, config.redis.port),
         routes(config, backends, redis, metrics, revoked),
         finish(metrics, false),
-        pipeline(stages(), finish, config.backend_timeout),
+        pipeline(gateway::buildStages({
+                     .routes = routes.routes(),
+                     .credentials = std::make_unique<EveryScopeStage>(),
+                     .media_urls = &routes.mediaUrls(),
+                     .loops = &loops,
+                 }),
+                 finish, config.backend_timeout),
         server(
-            routes.withBodyLimits(config.api),
+            loops, routes.withBodyLimits(config.api),
             [this](gateway::HttpRequest r, gateway::Respond respond) {
               pipeline.handle(std::move(r), std::move(respond));
             },
             &gateway::transportErrorResponse) {
+    loops.start();
     server.start();
   }
 
-  std::vector<std::unique_ptr<gateway::Stage>> stages() {
-    std::vector<std::unique_ptr<gateway::Stage>> out;
-    out.push_back(std::make_unique<gateway::RouteStage>(routes.routes()));
-    out.push_back(std::make_unique<gateway::ResponseTokenStage>());
-    out.push_back(std::make_unique<EveryScopeStage>());
-    out.push_back(std::make_unique<gateway::ScopeStage>());
-    out.push_back(std::make_unique<gateway::MediaLinksStage>(routes.mediaUrls()));
-    out.push_back(std::make_unique<gateway::DispatchStage>(
-        [this](std::function<void()> task) { server.post(std::move(task)); }));
-    return out;
-  }
-
   const gateway::GatewayConfig config = configOf();
+  IoThreads loops{config.api.threads};
   RedisClient redis;
   gateway::Metrics metrics;
   gateway::RevokedKeys revoked{[] { return gateway::FeedMark{1, true}; }};

@@ -72,14 +72,12 @@ struct Fixture {
     routes.add(Method::kPost, "/i/{slug}/submit/", {publicRoute(true), handler});
     routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
                {publicRoute(true, true), handler});
-    std::vector<std::unique_ptr<Stage>> stages;
-    stages.push_back(std::make_unique<RouteStage>(routes));
-    stages.push_back(std::make_unique<ResponseTokenStage>());
-    stages.push_back(
-        std::make_unique<CredentialsStage>(keys, hosts, reader, revoked, nullptr, clients));
-    stages.push_back(std::make_unique<ScopeStage>());
-    stages.push_back(std::make_unique<DispatchStage>([](std::function<void()> task) { task(); }));
-    pipeline = std::make_unique<Pipeline>(std::move(stages), finish, std::chrono::seconds(1));
+    pipeline = std::make_unique<Pipeline>(buildStages({
+                                              .routes = routes,
+                                              .credentials = std::make_unique<CredentialsStage>(
+                                                  keys, hosts, reader, revoked, nullptr, clients),
+                                          }),
+                                          finish, std::chrono::seconds(1));
   }
 
   HttpResponse send(std::string method, std::string target,

@@ -43,14 +43,14 @@ struct RateFixture {
                                              throw ApiError(ErrorCode::kLinkPaused);
                                            }});
     routes.add(Method::kGet, "/i/{slug}/form/", {publicRoute(), ok});
-    std::vector<std::unique_ptr<Stage>> stages;
-    stages.push_back(std::make_unique<RouteStage>(routes));
-    stages.push_back(std::make_unique<CredentialsStage>(
-        keys, hosts, reader, revoked, settings.enabled ? limiter.get() : nullptr, clients));
-    stages.push_back(std::make_unique<RateLimitStage>(*limiter));
-    stages.push_back(std::make_unique<ScopeStage>());
-    stages.push_back(std::make_unique<DispatchStage>([](std::function<void()> task) { task(); }));
-    pipeline = std::make_unique<Pipeline>(std::move(stages), finish, std::chrono::seconds(1));
+    pipeline = std::make_unique<Pipeline>(
+        buildStages({
+            .routes = routes,
+            .credentials = std::make_unique<CredentialsStage>(
+                keys, hosts, reader, revoked, settings.enabled ? limiter.get() : nullptr, clients),
+            .limiter = limiter.get(),
+        }),
+        finish, std::chrono::seconds(1));
     windows.key_limits[feedback::keycache::redisKey(keyHash(kGoodKey))] = 3;
     windows.key_limits[feedback::keycache::redisKey(keyHash(kReadOnlyKey))] = 3;
   }
