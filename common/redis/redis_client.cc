@@ -3,6 +3,7 @@
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
+#include <array>
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -286,15 +287,27 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
       callback(std::nullopt);
       return;
     }
-    std::vector<const char*> argv;
-    std::vector<size_t> lengths;
-    for (const auto& a : args) {
-      argv.push_back(a.data());
-      lengths.push_back(a.size());
+    // On the stack for the usual few arguments: a command is sent for nearly every request.
+    constexpr std::size_t kOnStack = 16;
+    std::array<const char*, kOnStack> argv_here;
+    std::array<size_t, kOnStack> lengths_here;
+    std::vector<const char*> argv_heap;
+    std::vector<size_t> lengths_heap;
+    const char** argv = argv_here.data();
+    size_t* lengths = lengths_here.data();
+    if (args.size() > kOnStack) {
+      argv_heap.resize(args.size());
+      lengths_heap.resize(args.size());
+      argv = argv_heap.data();
+      lengths = lengths_heap.data();
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      argv[i] = args[i].data();
+      lengths[i] = args[i].size();
     }
     auto* heap = new Callback(std::move(callback));
-    if (redisAsyncCommandArgv(connection->context, &onReply, heap, static_cast<int>(argv.size()),
-                              argv.data(), lengths.data()) != REDIS_OK) {
+    if (redisAsyncCommandArgv(connection->context, &onReply, heap, static_cast<int>(args.size()),
+                              argv, lengths) != REDIS_OK) {
       std::unique_ptr<Callback> owned(heap);
       (*owned)(std::nullopt);
       return;

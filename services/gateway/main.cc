@@ -101,8 +101,8 @@ int main(int argc, char** argv) {
     const ClientAddresses clients(config.trusted_proxies);
     RateLimiter limiter(reader, metrics, config.rate_limits, clients);
     RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
-    RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout,
-                                        admissions);
+    RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout, admissions,
+                                        &loops);
     ResponseFinish finish(metrics, config.access_log);
     Pipeline pipeline(
         buildStages({

@@ -13,6 +13,7 @@
 
 #include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
+#include "services/gateway/auth/caller_records.h"
 #include "services/gateway/ratelimit/sliding_window.h"
 
 namespace feedback::gateway {
@@ -23,7 +24,7 @@ using RedisCommand = std::vector<std::string>;
 struct AuthOutcome {
   enum class Kind { kAccepted, kRejected, kUnavailable };
   Kind kind = Kind::kRejected;
-  feedback::common::v1::Caller caller;
+  CallerPtr caller;
   // The answers to the commands sent with the API key's lookup, one per command; nullopt
   // when Redis did not answer.
   RedisReplies prefetched;

@@ -70,11 +70,10 @@ void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
         ++metrics_.key_cache_hits;
         return done(AuthOutcome{AuthOutcome::Kind::kRejected});
       }
-      AuthOutcome outcome{AuthOutcome::Kind::kAccepted};
-      if (keycache::parseRecord(reply->str, outcome.caller)) {
+      if (auto caller = records_.parse(reply->str)) {
         ++metrics_.key_cache_hits;
-        outcome.prefetched = std::move(prefetched);
-        return done(std::move(outcome));
+        return done(
+            AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller), std::move(prefetched)});
       }
     }
     ++metrics_.key_cache_misses;
@@ -87,9 +86,8 @@ void RedisKeyAuthenticator::stillValid(std::string_view key_hash, std::function<
                  [this, hash = std::string(key_hash),
                   done = std::move(done)](std::optional<RedisReply> reply) {
                    if (reply && reply->type == RedisReply::Type::kString) {
-                     feedback::common::v1::Caller caller;
                      if (reply->str == keycache::kRevoked) return done(false);
-                     if (keycache::parseRecord(reply->str, caller)) return done(true);
+                     if (records_.parse(reply->str)) return done(true);
                    }
                    // Not cached (Redis restarted, or it does not answer): the tokens service knows.
                    verify(hash, false, {}, [done](AuthOutcome outcome) {
@@ -129,7 +127,9 @@ void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, RedisR
                            }
                          });
         }
-        done(AuthOutcome{AuthOutcome::Kind::kAccepted, call->response.caller(),
+        done(AuthOutcome{AuthOutcome::Kind::kAccepted,
+                         std::make_shared<const feedback::common::v1::Caller>(
+                             std::move(*call->response.mutable_caller())),
                          std::move(prefetched)});
       });
 }

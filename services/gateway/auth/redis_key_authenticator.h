@@ -17,9 +17,16 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
  public:
   // `limiter`: when rate limits are on, the key is looked up by its admission script, which
   // counts the request in the same command (RateLimiter::keyAdmission); null, by a GET.
+  // `loops`: whose threads keep the callers of records parsed (CallerRecords); may be null.
   RedisKeyAuthenticator(RedisClient& redis, feedback::tokens::v1::TokensService::Stub& tokens,
-                        Metrics& metrics, std::chrono::milliseconds timeout, RateLimiter* limiter)
-      : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout), limiter_(limiter) {}
+                        Metrics& metrics, std::chrono::milliseconds timeout, RateLimiter* limiter,
+                        IoThreads* loops = nullptr)
+      : redis_(redis),
+        tokens_(tokens),
+        metrics_(metrics),
+        timeout_(timeout),
+        limiter_(limiter),
+        records_(loops) {}
 
   void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
                     Done done) override;
@@ -33,6 +40,7 @@ class RedisKeyAuthenticator final : public KeyAuthenticator {
   Metrics& metrics_;
   const std::chrono::milliseconds timeout_;
   RateLimiter* limiter_;
+  CallerRecords records_;
 };
 
 }  // namespace feedback::gateway

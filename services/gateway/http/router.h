@@ -6,6 +6,7 @@
 // Parameters are typed: {uuid} (lowercase hyphenated UUID), {slug} (a link slug) and
 // {field_key} (a question's key); a segment of the wrong form is an absent resource (404).
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,44 +64,80 @@ class Router {
   Resolution resolve(std::string_view method_name, std::string_view path) const {
     Resolution result;
     if (path.empty() || path.front() != '/') return result;
-    const auto segments = split(path);
+    Segments segments;
+    if (!segments.split(path)) return result;
     // Paths end with '/', but for the few named like files or pages ("/i/{slug}"): elsewhere
     // the path without its slash is redirected to the one with it.
     if (path.back() != '/' && !matchesAny(segments)) {
-      std::string with_slash(path);
-      with_slash += '/';
-      if (matchesAny(split(with_slash))) result.outcome = Outcome::kRedirect;
+      if (segments.appendEmpty() && matchesAny(segments)) result.outcome = Outcome::kRedirect;
       return result;
     }
     Method method = parseMethod(method_name);
     bool path_known = false;
     bool param_invalid = false;
     for (const auto& route : routes_) {
-      std::vector<std::string> params;
       bool valid_params = true;
-      if (!matches(route, segments, params, valid_params)) continue;
+      if (!matches(route, segments, valid_params)) continue;
       path_known = true;
       if (!valid_params) {
         param_invalid = true;
         continue;
       }
-      if (!result.allow.empty()) result.allow += ", ";
-      result.allow += methodName(route.method);
       if (route.method == method && result.outcome != Outcome::kFound) {
         result.outcome = Outcome::kFound;
         result.route = &route;
-        result.params = std::move(params);
       }
     }
-    if (result.outcome == Outcome::kFound) return result;
+    if (result.outcome == Outcome::kFound) {
+      // Only the route found copies its parameters out of the path.
+      for (std::size_t i = 0; i < segments.count; ++i) {
+        if (result.route->kinds[i] != Segment::kLiteral) result.params.emplace_back(segments[i]);
+      }
+      return result;
+    }
     // A malformed parameter is an absent resource, not a wrong method.
-    if (path_known && !param_invalid) result.outcome = Outcome::kMethodNotAllowed;
+    if (path_known && !param_invalid) {
+      result.outcome = Outcome::kMethodNotAllowed;
+      for (const auto& route : routes_) {
+        bool valid = true;
+        if (!matches(route, segments, valid)) continue;
+        if (!result.allow.empty()) result.allow += ", ";
+        result.allow += methodName(route.method);
+      }
+    }
     return result;
   }
 
   const std::vector<Route>& all() const { return routes_; }
 
  private:
+  // A request path's segments, viewed in place: resolving a path allocates nothing but the
+  // found route's parameters. No route has more segments than this.
+  struct Segments {
+    static constexpr std::size_t kMax = 16;
+    std::array<std::string_view, kMax> parts;
+    std::size_t count = 0;
+
+    const std::string_view& operator[](std::size_t i) const { return parts[i]; }
+    // False for a path of more segments than any route has.
+    bool split(std::string_view path) {
+      std::size_t start = 1;
+      while (start <= path.size()) {
+        auto slash = path.find('/', start);
+        if (slash == std::string_view::npos) slash = path.size();
+        if (count == kMax) return false;
+        parts[count++] = path.substr(start, slash - start);
+        start = slash + 1;
+      }
+      return true;  // a trailing '/' yields a final empty segment
+    }
+    bool appendEmpty() {
+      if (count == kMax) return false;
+      parts[count++] = {};
+      return true;
+    }
+  };
+
   static std::vector<std::string> split(std::string_view path) {
     std::vector<std::string> out;
     std::size_t start = 1;
@@ -110,29 +147,26 @@ class Router {
       out.emplace_back(path.substr(start, slash - start));
       start = slash + 1;
     }
-    return out;  // a trailing '/' yields a final empty segment
+    return out;
   }
 
-  static bool matches(const Route& route, const std::vector<std::string>& segments,
-                      std::vector<std::string>& params, bool& valid_params) {
-    if (route.segments.size() != segments.size()) return false;
-    for (std::size_t i = 0; i < segments.size(); ++i) {
+  static bool matches(const Route& route, const Segments& segments, bool& valid_params) {
+    if (route.segments.size() != segments.count) return false;
+    for (std::size_t i = 0; i < segments.count; ++i) {
       if (route.kinds[i] == Segment::kLiteral) {
         if (route.segments[i] != segments[i]) return false;
         continue;
       }
       if (segments[i].empty()) return false;
       if (!isValidParameter(route.kinds[i], segments[i])) valid_params = false;
-      params.push_back(segments[i]);
     }
     return true;
   }
 
-  bool matchesAny(const std::vector<std::string>& segments) const {
+  bool matchesAny(const Segments& segments) const {
     for (const auto& route : routes_) {
-      std::vector<std::string> params;
       bool valid = true;
-      if (matches(route, segments, params, valid)) return true;
+      if (matches(route, segments, valid)) return true;
     }
     return false;
   }

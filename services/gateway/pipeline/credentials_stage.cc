@@ -106,7 +106,9 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
       case WorkspaceOutcome::Kind::kFound:
         break;
     }
-    *ctx->caller.mutable_workspace() = std::move(outcome.workspace);
+    auto caller = std::make_shared<feedback::common::v1::Caller>();
+    *caller->mutable_workspace() = std::move(outcome.workspace);
+    ctx->caller = std::move(caller);
     auto commands = roundTrip(*ctx);
     if (commands.empty()) return chain.next();
     const std::size_t count = commands.size();

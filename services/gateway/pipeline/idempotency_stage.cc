@@ -38,7 +38,7 @@ return 0
 // Whose keys these are: a workspace's API, or one link's (and response's) intake.
 std::string scopeOf(const RequestContext& ctx) {
   std::string scope = ctx.route->attributes.access == Access::kApiKey ? "api:" : "intake:";
-  scope += ctx.caller.workspace().uuid();
+  scope += ctx.caller->workspace().uuid();
   if (ctx.route->attributes.access == Access::kPublic) {
     for (const auto& param : ctx.params) {
       scope += '/';

@@ -32,11 +32,11 @@ int64_t RateLimiter::systemClock() {
 std::optional<RateLimiter::Subject> RateLimiter::subjectOf(const RequestContext& ctx) const {
   if (!settings_.enabled) return std::nullopt;
   if (ctx.route->attributes.access == Access::kApiKey) {
-    return Subject{ctx.key_hash, ctx.caller.workspace().rate_limit()};
+    return Subject{ctx.key_hash, ctx.caller->workspace().rate_limit()};
   }
   if (settings_.intake_per_minute <= 0) return std::nullopt;
   // Public routes name their link first (/i/{slug}/...).
-  std::string name = "intake:" + ctx.caller.workspace().uuid() + ':';
+  std::string name = "intake:" + ctx.caller->workspace().uuid() + ':';
   if (!ctx.params.empty()) name += ctx.params.front();
   name += ':';
   name += clients_.of(ctx.request);

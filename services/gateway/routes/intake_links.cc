@@ -16,7 +16,7 @@ namespace lv1 = feedback::links::v1;
 namespace {
 
 std::string keyOf(const RequestContext& ctx, const std::string& slug) {
-  return ctx.caller.workspace().uuid() + "/" + slug;
+  return ctx.caller->workspace().uuid() + "/" + slug;
 }
 
 }  // namespace
@@ -66,7 +66,7 @@ void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
     if (same_link && current && *current == form->link.version()) return then(std::move(form));
   }
   lv1::GetLinkBySlugRequest request;
-  *request.mutable_caller()->mutable_workspace() = ctx->caller.workspace();
+  *request.mutable_caller()->mutable_workspace() = ctx->caller->workspace();
   request.set_slug(slug);
   auto& stub = *stub_->links;
   callAsync<lv1::GetLinkBySlugResponse>(
@@ -76,7 +76,7 @@ void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
       },
       [this, ctx, key, then = std::move(then)](const lv1::GetLinkBySlugResponse& r) {
         auto form = std::make_shared<IntakeForm>();
-        form->workspace_uuid = ctx->caller.workspace().uuid();
+        form->workspace_uuid = ctx->caller->workspace().uuid();
         form->link = r.link();
         form->form_json = renderForm(form->link);
         form->page_html = renderIntakePage(form->link, form->form_json);

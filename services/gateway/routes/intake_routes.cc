@@ -21,7 +21,7 @@ using FormPtr = std::shared_ptr<const IntakeForm>;
 
 void setLink(rv1::IntakeLink& out, const IntakeForm& form, const RequestContext& ctx) {
   out.set_workspace_uuid(form.workspace_uuid);
-  out.set_workspace_host(ctx.caller.workspace().host());
+  out.set_workspace_host(ctx.caller->workspace().host());
   *out.mutable_link() = form.link;
 }
 

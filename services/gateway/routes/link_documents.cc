@@ -85,7 +85,7 @@ void LinkDocuments::document(const ContextPtr& ctx, const std::string& link_uuid
 void LinkDocuments::find(const ContextPtr& ctx, const std::string& link_uuid,
                          const std::optional<RedisReply>& version_reply, Found then,
                          Respond respond) {
-  const std::string& workspace_uuid = ctx->caller.workspace().uuid();
+  const std::string& workspace_uuid = ctx->caller->workspace().uuid();
   // nullopt: Redis did not answer, so the cache cannot be trusted; 0: no version recorded.
   std::optional<int64_t> version;
   if (version_reply && version_reply->type != RedisReply::Type::kError) {
@@ -101,7 +101,7 @@ void LinkDocuments::find(const ContextPtr& ctx, const std::string& link_uuid,
   }
   if (version) ++metrics_.link_cache_misses;
   lv1::GetLinkRequest request;
-  *request.mutable_caller() = ctx->caller;
+  *request.mutable_caller() = *ctx->caller;
   request.set_link_uuid(link_uuid);
   auto& stub = *stub_->links;
   callAsync<lv1::GetLinkResponse>(
@@ -113,7 +113,7 @@ void LinkDocuments::find(const ContextPtr& ctx, const std::string& link_uuid,
         const auto& link = r.link();
         auto doc = std::make_shared<const LinkDocument>(renderLinkDocument(link));
         if (version) {
-          cache_.store(link.uuid(), ctx->caller.workspace().uuid(), link.version(), doc);
+          cache_.store(link.uuid(), ctx->caller->workspace().uuid(), link.version(), doc);
           if (*version < link.version()) {
             // Record the version so that later reads can use the cache; raising is
             // monotonic, so a concurrent change always wins.

@@ -40,7 +40,7 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
                   .calls({"LinksService/ListLinks", "ResponsesService/CountResponses"}),
               [links, &counts](const ContextPtr& ctx, Respond respond) {
                 lv1::ListLinksRequest request;
-                *request.mutable_caller() = ctx->caller;
+                *request.mutable_caller() = *ctx->caller;
                 *request.mutable_page() = pageRequestFrom(ctx->request);
                 Query query(ctx->request.query());
                 if (auto status = query.get("status")) request.set_status(*status);
@@ -78,7 +78,7 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
              {withKey(scopes::kLinksWrite, true).calls({"LinksService/CreateLink"}),
               [links](const ContextPtr& ctx, Respond respond) {
                 callBackend<lv1::CreateLinkResponse>(
-                    ctx, std::move(respond), createLinkRequest(ctx->body, ctx->caller),
+                    ctx, std::move(respond), createLinkRequest(ctx->body, *ctx->caller),
                     [links](auto* c, auto* q, auto* r, auto done) {
                       links->async()->CreateLink(c, q, r, std::move(done));
                     },
@@ -101,7 +101,7 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
                   .calls({"LinksService/UpdateLink", "ResponsesService/CountResponses"}),
               [links, &counts](const ContextPtr& ctx, Respond respond) {
                 callAsync<lv1::UpdateLinkResponse>(
-                    ctx, updateLinkRequest(ctx->body, ctx->caller, ctx->params.at(0)),
+                    ctx, updateLinkRequest(ctx->body, *ctx->caller, ctx->params.at(0)),
                     [links](auto* c, auto* q, auto* r, auto done) {
                       links->async()->UpdateLink(c, q, r, std::move(done));
                     },
@@ -116,7 +116,7 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
       {withKey(scopes::kLinksWrite).calls({"LinksService/DeleteLink"}),
        [links](const ContextPtr& ctx, Respond respond) {
          lv1::DeleteLinkRequest request;
-         *request.mutable_caller() = ctx->caller;
+         *request.mutable_caller() = *ctx->caller;
          request.set_link_uuid(ctx->params.at(0));
          callBackend<lv1::DeleteLinkResponse>(
              ctx, std::move(respond), std::move(request),

@@ -50,8 +50,8 @@ class LiveRelay final
   LiveRelay(const MediaStub& media, const api::MediaUrls& urls, const RequestContext& ctx,
             rv1::AnswerTarget target, std::chrono::seconds limit, std::shared_ptr<Shared> shared)
       : urls_(urls),
-        host_(ctx.caller.workspace().host()),
-        workspace_uuid_(ctx.caller.workspace().uuid()),
+        host_(ctx.caller->workspace().host()),
+        workspace_uuid_(ctx.caller->workspace().uuid()),
         request_id_(ctx.request_id),
         shared_(std::move(shared)) {
     client_.set_deadline(std::chrono::system_clock::now() + limit);
@@ -193,7 +193,7 @@ void openLive(const MediaStub& media, const api::MediaUrls& urls, const ContextP
   rv1::AnswerTarget target;
   auto* link = target.mutable_link();
   link->set_workspace_uuid(form->workspace_uuid);
-  link->set_workspace_host(ctx->caller.workspace().host());
+  link->set_workspace_host(ctx->caller->workspace().host());
   *link->mutable_link() = form->link;
   target.set_response_uuid(ctx->params.at(1));
   target.set_token(*token);

@@ -47,7 +47,7 @@ void upload(const MediaStub& media, rv1::MediaKind kind, const ContextPtr& ctx, 
   auto* target = header.mutable_target();
   auto* link = target->mutable_link();
   link->set_workspace_uuid(form->workspace_uuid);
-  link->set_workspace_host(ctx->caller.workspace().host());
+  link->set_workspace_host(ctx->caller->workspace().host());
   *link->mutable_link() = form->link;
   target->set_response_uuid(ctx->params.at(1));
   target->set_token(std::string(ctx->request.header("x-response-token")));
@@ -75,7 +75,7 @@ bool signedForCaller(const api::MediaUrls& urls, const RequestContext& ctx,
   auto expires = query.bytes("expires");
   auto signature = query.bytes("signature");
   return expires && signature &&
-         urls.verify(blob_uuid, ctx.caller.workspace().uuid(), *expires, *signature,
+         urls.verify(blob_uuid, ctx.caller->workspace().uuid(), *expires, *signature,
                      api::unixSeconds());
 }
 
@@ -121,7 +121,7 @@ HttpResponse mediaResponse(MediaContent content, std::string cache_control) {
 // (while If-Range, when sent, still names the file's tag).
 rv1::ReadMediaRequest readRequest(const RequestContext& ctx, const std::string& blob_uuid) {
   rv1::ReadMediaRequest request;
-  request.set_workspace_uuid(ctx.caller.workspace().uuid());
+  request.set_workspace_uuid(ctx.caller->workspace().uuid());
   request.set_blob_uuid(blob_uuid);
   if (auto spec = parseByteRange(ctx.request.header("range"))) {
     auto* range = request.mutable_range();

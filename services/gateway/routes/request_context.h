@@ -16,6 +16,7 @@
 #include "common/core/trace.h"
 #include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
+#include "services/gateway/auth/caller_records.h"
 #include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/http/message.h"
 #include "services/gateway/http/router.h"
@@ -25,6 +26,12 @@ namespace feedback::gateway {
 
 struct RouteEntry;
 using RedisCommand = std::vector<std::string>;
+
+// The caller of a request nobody has established yet: an empty one.
+inline const CallerPtr& noCaller() {
+  static const CallerPtr kNone = std::make_shared<const feedback::common::v1::Caller>();
+  return kNone;
+}
 
 struct RequestContext {
   HttpRequest request;
@@ -37,8 +44,9 @@ struct RequestContext {
   std::chrono::system_clock::time_point deadline;
   const RouteEntry* route = nullptr;
   std::vector<std::string> params;
-  // Public routes: only the workspace is set.
-  feedback::common::v1::Caller caller;
+  // Public routes: only the workspace is set. Never null; shared with the cache of key
+  // records (auth/caller_records.h), so never changed: a stage that knows more sets another.
+  CallerPtr caller = noCaller();
   boost::json::object body;
   // The route's prefetch as sent, and one answer per command, in order (nullopt when Redis
   // did not answer).

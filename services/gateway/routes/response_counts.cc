@@ -37,7 +37,7 @@ std::optional<int64_t> redisInteger(const RedisReply& reply) {
 void ResponseCounts::fetch(const ContextPtr& ctx, std::vector<std::string> link_uuids,
                            std::function<void(Counts)> then, OnError on_error) {
   rv1::CountResponsesRequest request;
-  *request.mutable_caller() = ctx->caller;
+  *request.mutable_caller() = *ctx->caller;
   for (auto& uuid : link_uuids) request.add_link_uuids(std::move(uuid));
   auto& stub = *stub_->responses;
   callAsync<rv1::CountResponsesResponse>(

@@ -47,7 +47,7 @@ std::optional<int64_t> timeBound(const Query& query, const char* name, bool uppe
 // status.
 rv1::ListResponsesRequest listRequestFrom(const RequestContext& ctx) {
   rv1::ListResponsesRequest request;
-  *request.mutable_caller() = ctx.caller;
+  *request.mutable_caller() = *ctx.caller;
   *request.mutable_page() = pageRequestFrom(ctx.request);
   Query query(ctx.request.query());
   if (auto ordering = query.get("ordering")) request.set_ordering(*ordering);
@@ -164,7 +164,7 @@ void listLinkResponses(const Stub& responses, ResponsePages& pages, const Contex
 void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
             const std::string& link_uuid, const std::string& response_uuid) {
   rv1::GetResponseRequest request;
-  *request.mutable_caller() = ctx->caller;
+  *request.mutable_caller() = *ctx->caller;
   request.set_link_uuid(link_uuid);
   request.set_response_uuid(response_uuid);
   callBackend<rv1::GetResponseResponse>(
@@ -182,7 +182,7 @@ void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
 void summary(const Stub& responses, const ContextPtr& ctx, Respond respond,
              const LinkDocument& document) {
   rv1::GetLinkSummaryRequest request;
-  *request.mutable_caller() = ctx->caller;
+  *request.mutable_caller() = *ctx->caller;
   request.set_link_uuid(ctx->params.at(0));
   *request.mutable_link() = *document.link;
   Query query(ctx->request.query());

@@ -41,7 +41,7 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
              {withKey(scopes::kTokensRead).calls({"TokensService/ListTokens"}),
               [tokens](const ContextPtr& ctx, Respond respond) {
                 tv1::ListTokensRequest request;
-                *request.mutable_caller() = ctx->caller;
+                *request.mutable_caller() = *ctx->caller;
                 *request.mutable_page() = pageRequestFrom(ctx->request);
                 auto page = request.page();
                 callBackend<tv1::ListTokensResponse>(
@@ -65,7 +65,7 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
               [tokens](const ContextPtr& ctx, Respond respond) {
                 JsonFields body(ctx->body, "", {"name", "scopes"});
                 tv1::CreateTokenRequest request;
-                *request.mutable_caller() = ctx->caller;
+                *request.mutable_caller() = *ctx->caller;
                 if (auto name = body.text("name")) request.set_name(*name);
                 if (const auto* scopes = body.array("scopes")) {
                   request.set_has_scopes(true);
@@ -96,7 +96,7 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
              {withKey(scopes::kTokensWrite).calls({"TokensService/RevokeToken"}),
               [tokens, &revoked](const ContextPtr& ctx, Respond respond) {
                 tv1::RevokeTokenRequest request;
-                *request.mutable_caller() = ctx->caller;
+                *request.mutable_caller() = *ctx->caller;
                 request.set_token_uuid(ctx->params.at(0));
                 callBackend<tv1::RevokeTokenResponse>(
                     ctx, std::move(respond), std::move(request),

@@ -83,7 +83,7 @@ void writeDelivery(JsonWriter& json, const wv1::Delivery& d) {
 template <class Request>
 Request scoped(const ContextPtr& ctx) {
   Request request;
-  *request.mutable_caller() = ctx->caller;
+  *request.mutable_caller() = *ctx->caller;
   request.set_workspace_uuid(ctx->params.at(0));
   return request;
 }

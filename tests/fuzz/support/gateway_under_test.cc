@@ -48,16 +48,26 @@ gateway::GatewayConfig configOf() {
 class EveryScopeStage final : public gateway::Stage {
  public:
   void decode(const gateway::ContextPtr& ctx, gateway::Chain chain) override {
-    auto* workspace = ctx->caller.mutable_workspace();
+    ctx->caller = ctx->route->attributes.access == gateway::Access::kApiKey ? key_ : host_;
+    chain.next();
+  }
+
+ private:
+  static gateway::CallerPtr caller(bool with_key) {
+    auto caller = std::make_shared<common::v1::Caller>();
+    auto* workspace = caller->mutable_workspace();
     workspace->set_uuid("6f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60");
     workspace->set_host("acme.feedback.example");
     workspace->set_plan("enterprise");
-    if (ctx->route->attributes.access == gateway::Access::kApiKey) {
-      ctx->caller.set_token_uuid("1f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60");
-      for (auto scope : scopes::kAll) ctx->caller.add_scopes(std::string(scope));
+    if (with_key) {
+      caller->set_token_uuid("1f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60");
+      for (auto scope : scopes::kAll) caller->add_scopes(std::string(scope));
     }
-    chain.next();
+    return caller;
   }
+
+  const gateway::CallerPtr key_ = caller(true);
+  const gateway::CallerPtr host_ = caller(false);
 };
 
 }  // namespace

@@ -98,3 +98,23 @@ TEST_CASE("router: pages and files are matched without the trailing slash", "[ro
   CHECK(r.resolve("GET", "/i/Not_A_Slug").outcome == TestRouter::Outcome::kNotFound);
   CHECK(r.resolve("POST", "/i/pulse").outcome == TestRouter::Outcome::kMethodNotAllowed);
 }
+
+TEST_CASE("router: a path of more segments than any route is not found", "[router]") {
+  auto r = sample();
+  std::string deep;
+  for (int i = 0; i < 40; ++i) deep += "/links";
+  CHECK(r.resolve("GET", deep + "/").outcome == TestRouter::Outcome::kNotFound);
+  CHECK(r.resolve("GET", deep).outcome == TestRouter::Outcome::kNotFound);
+}
+
+TEST_CASE("router: 405 lists every method of the path, and only then", "[router]") {
+  auto r = sample();
+  const std::string path = "/v1/links/123e4567-e89b-42d3-a456-426614174000/";
+  auto wrong = r.resolve("PUT", path);
+  REQUIRE(wrong.outcome == TestRouter::Outcome::kMethodNotAllowed);
+  CHECK(wrong.allow == "GET, DELETE");
+  auto found = r.resolve("GET", path);
+  REQUIRE(found.outcome == TestRouter::Outcome::kFound);
+  CHECK(found.allow.empty());
+  CHECK(found.params == std::vector<std::string>{"123e4567-e89b-42d3-a456-426614174000"});
+}

@@ -94,10 +94,12 @@ class FakeAuthenticator final : public KeyAuthenticator {
     AuthOutcome outcome;
     if (key_hash == keyHash(kGoodKey) || key_hash == keyHash(kReadOnlyKey)) {
       outcome.kind = AuthOutcome::Kind::kAccepted;
-      outcome.caller.mutable_workspace()->set_uuid("ws-1");
-      outcome.caller.mutable_workspace()->set_rate_limit(rate_limit);
-      outcome.caller.add_scopes("links:read");
-      if (key_hash == keyHash(kGoodKey)) outcome.caller.add_scopes("links:write");
+      auto caller = std::make_shared<feedback::common::v1::Caller>();
+      caller->mutable_workspace()->set_uuid("ws-1");
+      caller->mutable_workspace()->set_rate_limit(rate_limit);
+      caller->add_scopes("links:read");
+      if (key_hash == keyHash(kGoodKey)) caller->add_scopes("links:write");
+      outcome.caller = std::move(caller);
     }
     if (limiter) {
       outcome.rate_decided = limiter->takeGranted(key_hash);

@@ -21,7 +21,7 @@ constexpr const char* kUuid = "123e4567-e89b-42d3-a456-426614174000";
 // What a handler saw, rendered as JSON: caller workspace, prefetched values, the body.
 HttpResponse echo(const RequestContext& ctx) {
   boost::json::object out;
-  out["workspace"] = ctx.caller.workspace().uuid();
+  out["workspace"] = ctx.caller->workspace().uuid();
   boost::json::array prefetched;
   for (const auto& p : ctx.prefetched) {
     prefetched.emplace_back(!p ? boost::json::value("unanswered")
@@ -67,7 +67,7 @@ struct Fixture {
     routes.add(Method::kGet, "/i/{slug}/form/",
                {publicRoute(), handler, [](const RequestContext& ctx) {
                   return std::vector<RedisCommand>{
-                      {"GET", ctx.caller.workspace().uuid() + "/" + ctx.params.at(0)}};
+                      {"GET", ctx.caller->workspace().uuid() + "/" + ctx.params.at(0)}};
                 }});
     routes.add(Method::kPost, "/i/{slug}/submit/", {publicRoute(true), handler});
     routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
