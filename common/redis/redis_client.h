@@ -21,9 +21,9 @@ class IoThreads;
 struct RedisReply {
   enum class Type { kNil, kString, kStatus, kInteger, kArray, kError };
   Type type = Type::kNil;
-  std::string str;
+  std::string str = {};
   long long integer = 0;
-  std::vector<RedisReply> elements;
+  std::vector<RedisReply> elements = {};
 };
 
 class RedisClient {

@@ -25,7 +25,7 @@ struct JobWorkerSettings {
   // On each new connection, e.g. to prepare statements.
   std::function<void(pqxx::connection&)> prepare;
   // On each worker's thread before its first job (e.g. to lower its CPU priority).
-  std::function<void()> on_start;
+  std::function<void()> on_start = {};
 };
 
 class JobWorkers {

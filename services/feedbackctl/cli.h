@@ -24,8 +24,8 @@ struct Override {
 struct SetPlanCommand {
   std::string workspace_uuid;
   std::string plan;
-  std::optional<Override> rate_limit;
-  std::optional<Override> link_quota;
+  std::optional<Override> rate_limit = {};
+  std::optional<Override> link_quota = {};
 };
 
 struct Command {

@@ -24,16 +24,16 @@ using RedisCommand = std::vector<std::string>;
 struct AuthOutcome {
   enum class Kind { kAccepted, kRejected, kUnavailable };
   Kind kind = Kind::kRejected;
-  CallerPtr caller;
+  CallerPtr caller = {};
   // The answers to the commands sent with the API key's lookup, one per command; nullopt
   // when Redis did not answer.
-  RedisReplies prefetched;
+  RedisReplies prefetched = {};
   // When the key was looked up through the rate limit's admission script (which counts the
   // request in the same command): its answer, nullopt when Redis did not answer.
   bool admission_sent = false;
-  std::optional<RedisReply> admission;
+  std::optional<RedisReply> admission = {};
   // Or, without an admission, the decision made from an earlier grant or refusal.
-  std::optional<RateDecision> rate_decided;
+  std::optional<RateDecision> rate_decided = {};
 };
 
 class KeyAuthenticator {
@@ -57,7 +57,7 @@ std::string keyHash(std::string_view key);
 struct WorkspaceOutcome {
   enum class Kind { kFound, kUnknown, kUnavailable };
   Kind kind = Kind::kUnknown;
-  feedback::common::v1::Workspace workspace;
+  feedback::common::v1::Workspace workspace = {};
 };
 
 class WorkspaceResolver {

@@ -89,7 +89,7 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   // When set, the body comes from it instead, `stream_length` bytes long (Content-Length).
-  std::shared_ptr<BodyStream> stream;
+  std::shared_ptr<BodyStream> stream = {};
   int64_t stream_length = 0;
   // Close the connection after this answer.
   bool close = false;

@@ -171,7 +171,7 @@ struct StageParts {
   // Each of these is left out when null.
   RateLimiter* limiter = nullptr;
   const api::MediaUrls* media_urls = nullptr;
-  std::unique_ptr<Stage> idempotency;
+  std::unique_ptr<Stage> idempotency = {};
   // Where handlers run (DispatchStage); null: where the chain goes on.
   IoThreads* loops = nullptr;
 };

@@ -64,7 +64,7 @@ class RateLimiter {
   enum class Outcome { kCounted, kUncounted, kNoAnswer };
   struct Answer {
     Outcome outcome = Outcome::kNoAnswer;
-    RateDecision decision;
+    RateDecision decision = {};
   };
   // Reads Redis's answer to an admission command.
   static Answer read(const std::optional<RedisReply>& reply);

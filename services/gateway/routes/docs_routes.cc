@@ -23,7 +23,7 @@ constexpr std::string_view kDocsPolicy =
 RouteEntry fixedContent(std::string_view content, std::string content_type,
                         std::string cache_control, std::string policy = {}) {
   const std::string etag = "\"" + crypto::sha256Hex(content).substr(0, 16) + "\"";
-  return {assetRoute(), [=](const ContextPtr& ctx, Respond respond) {
+  return {RouteAttributes{.access = Access::kAsset}, [=](const ContextPtr& ctx, Respond respond) {
             HttpResponse response;
             response.setHeader("Cache-Control", cache_control);
             response.setHeader("ETag", etag);

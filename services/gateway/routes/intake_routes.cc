@@ -166,37 +166,52 @@ void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& link
       handler(responses, ctx, std::move(respond), std::move(form));
     };
   };
-  routes.add(Method::kGet, "/i/{slug}/form/",
-             intakeRoute(links, publicRoute().calls({"LinksService/GetLinkBySlug"}),
-                         [](const ContextPtr&, Respond respond, FormPtr form) {
-                           respond(jsonResponse(200, form->form_json));
-                         }));
+  routes.add(
+      Method::kGet, "/i/{slug}/form/",
+      intakeRoute(
+          links, RouteAttributes{.access = Access::kPublic, .rpcs = {"LinksService/GetLinkBySlug"}},
+          [](const ContextPtr&, Respond respond, FormPtr form) {
+            respond(jsonResponse(200, form->form_json));
+          }));
   routes.add(Method::kPost, "/i/{slug}/responses/",
              intakeRoute(links,
-                         publicRoute(true).calls(
-                             {"ResponsesService/StartResponse", "LinksService/GetLinkBySlug"}),
+                         RouteAttributes{.access = Access::kPublic,
+                                         .idempotent = true,
+                                         .rpcs = {"ResponsesService/StartResponse",
+                                                  "LinksService/GetLinkBySlug"}},
                          calling(startResponse)));
   routes.add(Method::kPut, "/i/{slug}/responses/{uuid}/answers/{field_key}/",
              intakeRoute(links,
-                         signingMedia(publicRoute(false, true))
-                             .calls({"ResponsesService/SaveAnswer", "LinksService/GetLinkBySlug"}),
+                         RouteAttributes{
+                             .access = Access::kPublic,
+                             .response_token = true,
+                             .signs_media = true,
+                             .rpcs = {"ResponsesService/SaveAnswer", "LinksService/GetLinkBySlug"}},
                          calling(saveAnswer)));
-  routes.add(
-      Method::kPost, "/i/{slug}/responses/{uuid}/answers/{field_key}/follow_ups/",
-      intakeRoute(links,
-                  signingMedia(publicRoute(true, true))
-                      .calls({"ResponsesService/AnswerFollowUp", "LinksService/GetLinkBySlug"}),
-                  calling(answerFollowUp)));
-  routes.add(
-      Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
-      intakeRoute(links,
-                  signingMedia(publicRoute(true, true))
-                      .calls({"ResponsesService/SubmitResponse", "LinksService/GetLinkBySlug"}),
-                  calling(submitResponse)));
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/answers/{field_key}/follow_ups/",
+             intakeRoute(links,
+                         RouteAttributes{.access = Access::kPublic,
+                                         .idempotent = true,
+                                         .response_token = true,
+                                         .signs_media = true,
+                                         .rpcs = {"ResponsesService/AnswerFollowUp",
+                                                  "LinksService/GetLinkBySlug"}},
+                         calling(answerFollowUp)));
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
+             intakeRoute(links,
+                         RouteAttributes{.access = Access::kPublic,
+                                         .idempotent = true,
+                                         .response_token = true,
+                                         .signs_media = true,
+                                         .rpcs = {"ResponsesService/SubmitResponse",
+                                                  "LinksService/GetLinkBySlug"}},
+                         calling(submitResponse)));
   routes.add(Method::kPost, "/i/{slug}/submit/",
              intakeRoute(links,
-                         publicRoute(true).calls({"ResponsesService/CreateCompletedResponses",
-                                                  "LinksService/GetLinkBySlug"}),
+                         RouteAttributes{.access = Access::kPublic,
+                                         .idempotent = true,
+                                         .rpcs = {"ResponsesService/CreateCompletedResponses",
+                                                  "LinksService/GetLinkBySlug"}},
                          [&submissions](const ContextPtr& ctx, Respond respond, FormPtr form) {
                            submitInOneCall(submissions, ctx, std::move(respond), std::move(form));
                          }));

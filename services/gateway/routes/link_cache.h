@@ -23,7 +23,7 @@ struct LinkDocument {
   std::string json;
   std::size_t count_offset = 0;
   // The link it renders, for the calls that take the link itself (a summary's questions).
-  std::shared_ptr<const feedback::links::v1::Link> link;
+  std::shared_ptr<const feedback::links::v1::Link> link = {};
   // What the document holds in memory, as the cache counts it against its bound.
   std::size_t bytes = 0;
 

@@ -225,14 +225,15 @@ void openLive(const MediaStub& media, const api::MediaUrls& urls, const ContextP
 
 void addLiveTranscriptionRoute(Routes& routes, const MediaStub& media, IntakeLinks& links,
                                const api::MediaUrls& urls) {
-  routes.add(
-      Method::kGet, "/i/{slug}/responses/{uuid}/live/{field_key}/",
-      intakeRoute(
-          links, publicRoute().calls({"MediaService/TranscribeLive", "LinksService/GetLinkBySlug"}),
-          [media, &urls](const ContextPtr& ctx, Respond respond,
-                         std::shared_ptr<const IntakeForm> form) {
-            openLive(media, urls, ctx, std::move(respond), form);
-          }));
+  routes.add(Method::kGet, "/i/{slug}/responses/{uuid}/live/{field_key}/",
+             intakeRoute(links,
+                         RouteAttributes{
+                             .access = Access::kPublic,
+                             .rpcs = {"MediaService/TranscribeLive", "LinksService/GetLinkBySlug"}},
+                         [media, &urls](const ContextPtr& ctx, Respond respond,
+                                        std::shared_ptr<const IntakeForm> form) {
+                           openLive(media, urls, ctx, std::move(respond), form);
+                         }));
 }
 
 }  // namespace feedback::gateway

@@ -218,20 +218,26 @@ void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links
       upload(media, kind, ctx, std::move(respond), form);
     };
   };
-  routes.add(
-      Method::kPost, "/i/{slug}/responses/{uuid}/files/{field_key}/",
-      intakeRoute(links,
-                  uploadRoute(kFileBodyLimit)
-                      .calls({"MediaService/UploadAnswerMedia", "LinksService/GetLinkBySlug"}),
-                  uploading(rv1::MEDIA_KIND_FILE)));
-  routes.add(
-      Method::kPost, "/i/{slug}/responses/{uuid}/audio/{field_key}/",
-      intakeRoute(links,
-                  uploadRoute(limits::kMaxCompressedAudioUploadBytes)
-                      .calls({"MediaService/UploadAnswerMedia", "LinksService/GetLinkBySlug"}),
-                  uploading(rv1::MEDIA_KIND_AUDIO)));
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/files/{field_key}/",
+             intakeRoute(links,
+                         RouteAttributes{.access = Access::kPublic,
+                                         .response_token = true,
+                                         .raw_body_limit = kFileBodyLimit,
+                                         .signs_media = true,
+                                         .rpcs = {"MediaService/UploadAnswerMedia",
+                                                  "LinksService/GetLinkBySlug"}},
+                         uploading(rv1::MEDIA_KIND_FILE)));
+  routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/audio/{field_key}/",
+             intakeRoute(links,
+                         RouteAttributes{.access = Access::kPublic,
+                                         .response_token = true,
+                                         .raw_body_limit = limits::kMaxCompressedAudioUploadBytes,
+                                         .signs_media = true,
+                                         .rpcs = {"MediaService/UploadAnswerMedia",
+                                                  "LinksService/GetLinkBySlug"}},
+                         uploading(rv1::MEDIA_KIND_AUDIO)));
   routes.add(Method::kGet, "/media/{uuid}",
-             {publicRoute().calls({"MediaService/ReadMedia"}),
+             {RouteAttributes{.access = Access::kPublic, .rpcs = {"MediaService/ReadMedia"}},
               [media, &urls](const ContextPtr& ctx, Respond respond) {
                 serveMedia(media, urls, ctx, std::move(respond));
               }});
@@ -239,7 +245,8 @@ void addMediaRoutes(Routes& routes, const Backends& backends, IntakeLinks& links
   routes.add(
       Method::kGet, "/i/{slug}/questions/{uuid}/speech.wav",
       intakeRoute(links,
-                  publicRoute().calls({"MediaService/SpeakText", "LinksService/GetLinkBySlug"}),
+                  RouteAttributes{.access = Access::kPublic,
+                                  .rpcs = {"MediaService/SpeakText", "LinksService/GetLinkBySlug"}},
                   [media](const ContextPtr& ctx, Respond respond, FormPtr form) {
                     speech(media, ctx, std::move(respond), form);
                   }));

@@ -61,11 +61,11 @@ HttpResponse assetResponse(const RequestContext& ctx, const PageAsset& asset) {
 }  // namespace
 
 void addPageRoutes(Routes& routes, IntakeLinks& links) {
-  RouteEntry page =
-      intakeRoute(links, publicRoute().calls({"LinksService/GetLinkBySlug"}),
-                  [](const ContextPtr&, Respond respond, std::shared_ptr<const IntakeForm> form) {
-                    respond(pageResponse(200, form->page_html));
-                  });
+  RouteEntry page = intakeRoute(
+      links, RouteAttributes{.access = Access::kPublic, .rpcs = {"LinksService/GetLinkBySlug"}},
+      [](const ContextPtr&, Respond respond, std::shared_ptr<const IntakeForm> form) {
+        respond(pageResponse(200, form->page_html));
+      });
   // An unknown slug is a page too, for people; API clients read the status.
   page.run = [run = std::move(page.run)](const ContextPtr& ctx, Respond respond) {
     run(ctx, [respond](HttpResponse response) {
@@ -75,7 +75,8 @@ void addPageRoutes(Routes& routes, IntakeLinks& links) {
   routes.add(Method::kGet, "/i/{slug}", std::move(page));
   for (const auto& asset : pageAssets()) {
     routes.add(Method::kGet, asset.path,
-               {assetRoute(), [&asset](const ContextPtr& ctx, Respond respond) {
+               {RouteAttributes{.access = Access::kAsset},
+                [&asset](const ContextPtr& ctx, Respond respond) {
                   respond(assetResponse(*ctx, asset));
                 }});
   }

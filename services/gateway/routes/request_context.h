@@ -95,11 +95,14 @@ enum class Access {
   kAsset,   // the intake page's scripts and styles: the same for every host, not counted
 };
 
-// What a route declares about itself; the pipeline's stages read these, not the path.
+// What a route declares about itself; the pipeline's stages read these, not the path. Routes
+// name what applies with designated initializers, e.g.
+//   RouteAttributes{.scope = scopes::kLinksWrite, .idempotent = true,
+//                   .rpcs = {"LinksService/CreateLink"}}
 struct RouteAttributes {
   Access access = Access::kApiKey;
   // With kApiKey: the scope the key must hold.
-  std::string_view scope;
+  std::string_view scope = {};
   // A POST that honours Idempotency-Key (docs/api.md "Idempotency").
   bool idempotent = false;
   // With kPublic, a call on a started response: without an X-Response-Token header it is
@@ -114,36 +117,12 @@ struct RouteAttributes {
   // The RPCs its handler makes ("Service/Method"), the one that does its work first: what
   // docs/code-map.md follows from the route to the service method and its SQL.
   std::vector<std::string_view> rpcs = {};
-
-  RouteAttributes calls(std::initializer_list<std::string_view> names) && {
-    rpcs.assign(names);
-    return std::move(*this);
-  }
 };
 
-inline RouteAttributes withKey(std::string_view scope, bool idempotent = false) {
-  return {Access::kApiKey, scope, idempotent};
-}
 // Whether `token` can be a response token (X-Response-Token, or the live socket's ?token=): one
 // that is no UTF-8 text is no response's, and could not be sent on in a protobuf string.
 inline bool isUsableResponseToken(std::string_view token) {
   return !token.empty() && isValidUtf8(token);
-}
-
-inline RouteAttributes publicRoute(bool idempotent = false, bool response_token = false) {
-  return {Access::kPublic, {}, idempotent, response_token};
-}
-inline RouteAttributes assetRoute() {
-  return {Access::kAsset};
-}
-// A public call on a started response whose body is an upload of up to `limit` bytes.
-inline RouteAttributes uploadRoute(std::size_t limit) {
-  return {Access::kPublic, {}, false, true, limit, true};
-}
-// `attributes` of a route whose answers hold files and recordings.
-inline RouteAttributes signingMedia(RouteAttributes attributes) {
-  attributes.signs_media = true;
-  return attributes;
 }
 
 // May throw ApiError before responding; the pipeline turns it into the error answer.

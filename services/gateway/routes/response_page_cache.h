@@ -91,8 +91,8 @@ struct PageKeyParts {
   std::string search;  // empty: no search
   int page = 1;
   int page_size = 0;
-  std::optional<int64_t> since_micros;
-  std::optional<int64_t> until_micros;
+  std::optional<int64_t> since_micros = {};
+  std::optional<int64_t> until_micros = {};
 };
 std::string pageKey(const PageKeyParts& parts);
 

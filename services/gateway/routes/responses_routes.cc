@@ -209,9 +209,10 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
   Stub responses = rv1::ResponsesService::NewStub(backends.responses);
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/",
-             {signingMedia(withKey(scopes::kResponsesRead))
-                  .calls({"ResponsesService/ListResponses", "LinksService/GetLink",
-                          "ResponsesService/CountResponses"}),
+             {RouteAttributes{.scope = scopes::kResponsesRead,
+                              .signs_media = true,
+                              .rpcs = {"ResponsesService/ListResponses", "LinksService/GetLink",
+                                       "ResponsesService/CountResponses"}},
               [responses, &documents, &pages](const ContextPtr& ctx, Respond respond) {
                 auto request = listRequestFrom(*ctx);
                 request.set_link_uuid(ctx->params.at(0));
@@ -225,8 +226,9 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               linkVersion()});
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/{uuid}/",
-             {signingMedia(withKey(scopes::kResponsesRead))
-                  .calls({"ResponsesService/GetResponse", "LinksService/GetLink"}),
+             {RouteAttributes{.scope = scopes::kResponsesRead,
+                              .signs_media = true,
+                              .rpcs = {"ResponsesService/GetResponse", "LinksService/GetLink"}},
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.require(
                     ctx, ctx->params.at(0), ctx->prefetchedAt(0),
@@ -238,8 +240,8 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               linkVersion()});
 
   routes.add(Method::kGet, "/v1/links/{uuid}/summary/",
-             {withKey(scopes::kResponsesRead)
-                  .calls({"ResponsesService/GetLinkSummary", "LinksService/GetLink"}),
+             {RouteAttributes{.scope = scopes::kResponsesRead,
+                              .rpcs = {"ResponsesService/GetLinkSummary", "LinksService/GetLink"}},
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.document(
                     ctx, ctx->params.at(0), ctx->prefetchedAt(0),
@@ -250,17 +252,18 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               },
               linkVersion()});
 
-  routes.add(
-      Method::kGet, "/v1/responses/",
-      {signingMedia(withKey(scopes::kResponsesRead)).calls({"ResponsesService/ListResponses"}),
-       [responses](const ContextPtr& ctx, Respond respond) {
-         auto request = listRequestFrom(*ctx);
-         if (auto link = Query(ctx->request.query()).get("link_uuid")) {
-           if (!isUuid(*link)) invalidParameter("link_uuid", "must be a UUID");
-           request.set_link_uuid(*link);
-         }
-         list(responses, ctx, std::move(respond), std::move(request));
-       }});
+  routes.add(Method::kGet, "/v1/responses/",
+             {RouteAttributes{.scope = scopes::kResponsesRead,
+                              .signs_media = true,
+                              .rpcs = {"ResponsesService/ListResponses"}},
+              [responses](const ContextPtr& ctx, Respond respond) {
+                auto request = listRequestFrom(*ctx);
+                if (auto link = Query(ctx->request.query()).get("link_uuid")) {
+                  if (!isUuid(*link)) invalidParameter("link_uuid", "must be a UUID");
+                  request.set_link_uuid(*link);
+                }
+                list(responses, ctx, std::move(respond), std::move(request));
+              }});
 }
 
 }  // namespace feedback::gateway

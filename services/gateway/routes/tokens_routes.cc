@@ -38,7 +38,7 @@ void writeToken(JsonWriter& json, const tv1::Token& token, const std::string* ke
 void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revoked) {
   std::shared_ptr<tv1::TokensService::Stub> tokens = tv1::TokensService::NewStub(backends.tokens);
   routes.add(Method::kGet, "/v1/tokens/",
-             {withKey(scopes::kTokensRead).calls({"TokensService/ListTokens"}),
+             {RouteAttributes{.scope = scopes::kTokensRead, .rpcs = {"TokensService/ListTokens"}},
               [tokens](const ContextPtr& ctx, Respond respond) {
                 tv1::ListTokensRequest request;
                 *request.mutable_caller() = *ctx->caller;
@@ -61,7 +61,9 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
               }});
 
   routes.add(Method::kPost, "/v1/tokens/",
-             {withKey(scopes::kTokensWrite, true).calls({"TokensService/CreateToken"}),
+             {RouteAttributes{.scope = scopes::kTokensWrite,
+                              .idempotent = true,
+                              .rpcs = {"TokensService/CreateToken"}},
               [tokens](const ContextPtr& ctx, Respond respond) {
                 JsonFields body(ctx->body, "", {"name", "scopes"});
                 tv1::CreateTokenRequest request;
@@ -93,7 +95,7 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
               }});
 
   routes.add(Method::kDelete, "/v1/tokens/{uuid}/",
-             {withKey(scopes::kTokensWrite).calls({"TokensService/RevokeToken"}),
+             {RouteAttributes{.scope = scopes::kTokensWrite, .rpcs = {"TokensService/RevokeToken"}},
               [tokens, &revoked](const ContextPtr& ctx, Respond respond) {
                 tv1::RevokeTokenRequest request;
                 *request.mutable_caller() = *ctx->caller;

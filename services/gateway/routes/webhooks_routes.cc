@@ -107,29 +107,31 @@ void fillCreate(const ContextPtr& ctx, wv1::CreateWebhookRequest& request) {
 }
 
 void addWebhookCollection(Routes& routes, const Stub& hooks) {
-  routes.add(Method::kGet, kWebhooks,
-             {withKey(scopes::kWebhooksRead).calls({"WebhooksService/ListWebhooks"}),
-              [hooks](const ContextPtr& ctx, Respond respond) {
-                auto request = scoped<wv1::ListWebhooksRequest>(ctx);
-                *request.mutable_page() = pageRequestFrom(ctx->request);
-                auto page = request.page();
-                callBackend<wv1::ListWebhooksResponse>(
-                    ctx, std::move(respond), std::move(request),
-                    [hooks](auto* c, auto* q, auto* r, auto done) {
-                      hooks->async()->ListWebhooks(c, q, r, std::move(done));
-                    },
-                    [ctx, page](const wv1::ListWebhooksResponse& response) {
-                      std::string results;
-                      JsonWriter json(results);
-                      json.beginArray();
-                      for (const auto& h : response.webhooks()) writeWebhook(json, h, nullptr);
-                      json.endArray();
-                      return jsonResponse(200,
-                                          renderEnvelope(*ctx, page, response.count(), results));
-                    });
-              }});
+  routes.add(
+      Method::kGet, kWebhooks,
+      {RouteAttributes{.scope = scopes::kWebhooksRead, .rpcs = {"WebhooksService/ListWebhooks"}},
+       [hooks](const ContextPtr& ctx, Respond respond) {
+         auto request = scoped<wv1::ListWebhooksRequest>(ctx);
+         *request.mutable_page() = pageRequestFrom(ctx->request);
+         auto page = request.page();
+         callBackend<wv1::ListWebhooksResponse>(
+             ctx, std::move(respond), std::move(request),
+             [hooks](auto* c, auto* q, auto* r, auto done) {
+               hooks->async()->ListWebhooks(c, q, r, std::move(done));
+             },
+             [ctx, page](const wv1::ListWebhooksResponse& response) {
+               std::string results;
+               JsonWriter json(results);
+               json.beginArray();
+               for (const auto& h : response.webhooks()) writeWebhook(json, h, nullptr);
+               json.endArray();
+               return jsonResponse(200, renderEnvelope(*ctx, page, response.count(), results));
+             });
+       }});
   routes.add(Method::kPost, kWebhooks,
-             {withKey(scopes::kWebhooksWrite, true).calls({"WebhooksService/CreateWebhook"}),
+             {RouteAttributes{.scope = scopes::kWebhooksWrite,
+                              .idempotent = true,
+                              .rpcs = {"WebhooksService/CreateWebhook"}},
               [hooks](const ContextPtr& ctx, Respond respond) {
                 auto request = scoped<wv1::CreateWebhookRequest>(ctx);
                 fillCreate(ctx, request);
@@ -145,23 +147,24 @@ void addWebhookCollection(Routes& routes, const Stub& hooks) {
 }
 
 void addWebhookItem(Routes& routes, const Stub& hooks) {
-  routes.add(Method::kGet, kWebhook,
-             {withKey(scopes::kWebhooksRead).calls({"WebhooksService/GetWebhook"}),
-              [hooks](const ContextPtr& ctx, Respond respond) {
-                auto request = scoped<wv1::GetWebhookRequest>(ctx);
-                request.set_webhook_uuid(ctx->params.at(1));
-                callBackend<wv1::GetWebhookResponse>(
-                    ctx, std::move(respond), std::move(request),
-                    [hooks](auto* c, auto* q, auto* r, auto done) {
-                      hooks->async()->GetWebhook(c, q, r, std::move(done));
-                    },
-                    [](const wv1::GetWebhookResponse& r) {
-                      return jsonResponse(200, renderWebhook(r.webhook()));
-                    });
-              }});
+  routes.add(
+      Method::kGet, kWebhook,
+      {RouteAttributes{.scope = scopes::kWebhooksRead, .rpcs = {"WebhooksService/GetWebhook"}},
+       [hooks](const ContextPtr& ctx, Respond respond) {
+         auto request = scoped<wv1::GetWebhookRequest>(ctx);
+         request.set_webhook_uuid(ctx->params.at(1));
+         callBackend<wv1::GetWebhookResponse>(
+             ctx, std::move(respond), std::move(request),
+             [hooks](auto* c, auto* q, auto* r, auto done) {
+               hooks->async()->GetWebhook(c, q, r, std::move(done));
+             },
+             [](const wv1::GetWebhookResponse& r) {
+               return jsonResponse(200, renderWebhook(r.webhook()));
+             });
+       }});
   routes.add(
       Method::kDelete, kWebhook,
-      {withKey(scopes::kWebhooksWrite).calls({"WebhooksService/DeleteWebhook"}),
+      {RouteAttributes{.scope = scopes::kWebhooksWrite, .rpcs = {"WebhooksService/DeleteWebhook"}},
        [hooks](const ContextPtr& ctx, Respond respond) {
          auto request = scoped<wv1::DeleteWebhookRequest>(ctx);
          request.set_webhook_uuid(ctx->params.at(1));
@@ -183,30 +186,32 @@ HttpResponse queuedResponse(std::string_view message, const std::string& event_i
 }
 
 void addDeliveryRoutes(Routes& routes, const Stub& hooks) {
-  routes.add(Method::kGet, path(kWebhook, "deliveries/"),
-             {withKey(scopes::kWebhooksRead).calls({"WebhooksService/ListDeliveries"}),
-              [hooks](const ContextPtr& ctx, Respond respond) {
-                auto request = scoped<wv1::ListDeliveriesRequest>(ctx);
-                request.set_webhook_uuid(ctx->params.at(1));
-                *request.mutable_page() = pageRequestFrom(ctx->request);
-                auto page = request.page();
-                callBackend<wv1::ListDeliveriesResponse>(
-                    ctx, std::move(respond), std::move(request),
-                    [hooks](auto* c, auto* q, auto* r, auto done) {
-                      hooks->async()->ListDeliveries(c, q, r, std::move(done));
-                    },
-                    [ctx, page](const wv1::ListDeliveriesResponse& response) {
-                      std::string results;
-                      JsonWriter json(results);
-                      json.beginArray();
-                      for (const auto& d : response.deliveries()) writeDelivery(json, d);
-                      json.endArray();
-                      return jsonResponse(200,
-                                          renderEnvelope(*ctx, page, response.count(), results));
-                    });
-              }});
+  routes.add(
+      Method::kGet, path(kWebhook, "deliveries/"),
+      {RouteAttributes{.scope = scopes::kWebhooksRead, .rpcs = {"WebhooksService/ListDeliveries"}},
+       [hooks](const ContextPtr& ctx, Respond respond) {
+         auto request = scoped<wv1::ListDeliveriesRequest>(ctx);
+         request.set_webhook_uuid(ctx->params.at(1));
+         *request.mutable_page() = pageRequestFrom(ctx->request);
+         auto page = request.page();
+         callBackend<wv1::ListDeliveriesResponse>(
+             ctx, std::move(respond), std::move(request),
+             [hooks](auto* c, auto* q, auto* r, auto done) {
+               hooks->async()->ListDeliveries(c, q, r, std::move(done));
+             },
+             [ctx, page](const wv1::ListDeliveriesResponse& response) {
+               std::string results;
+               JsonWriter json(results);
+               json.beginArray();
+               for (const auto& d : response.deliveries()) writeDelivery(json, d);
+               json.endArray();
+               return jsonResponse(200, renderEnvelope(*ctx, page, response.count(), results));
+             });
+       }});
   routes.add(Method::kPost, path(kWebhook, "deliveries/{uuid}/redeliver/"),
-             {withKey(scopes::kWebhooksWrite, true).calls({"WebhooksService/Redeliver"}),
+             {RouteAttributes{.scope = scopes::kWebhooksWrite,
+                              .idempotent = true,
+                              .rpcs = {"WebhooksService/Redeliver"}},
               [hooks](const ContextPtr& ctx, Respond respond) {
                 JsonFields(ctx->body, "", {});
                 auto request = scoped<wv1::RedeliverRequest>(ctx);
@@ -222,7 +227,9 @@ void addDeliveryRoutes(Routes& routes, const Stub& hooks) {
                     });
               }});
   routes.add(Method::kPost, path(kWebhook, "test/"),
-             {withKey(scopes::kWebhooksWrite, true).calls({"WebhooksService/SendTestEvent"}),
+             {RouteAttributes{.scope = scopes::kWebhooksWrite,
+                              .idempotent = true,
+                              .rpcs = {"WebhooksService/SendTestEvent"}},
               [hooks](const ContextPtr& ctx, Respond respond) {
                 JsonFields(ctx->body, "", {});
                 auto request = scoped<wv1::SendTestEventRequest>(ctx);

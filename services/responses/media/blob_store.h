@@ -22,9 +22,9 @@ struct BlobInfo {
   std::string file_name;
   int64_t size_bytes = 0;
   // Lowercase hex SHA-256 of the content.
-  std::string sha256;
+  std::string sha256 = {};
   // The response it was uploaded to (blob_collector.h).
-  std::string response_uuid;
+  std::string response_uuid = {};
 };
 
 // A recording's transcription to be made (transcription_jobs.h).

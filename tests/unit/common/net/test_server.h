@@ -53,10 +53,10 @@ struct Seen {
 struct Reply {
   enum Kind { kAnswer, kSilent, kClose, kRaw } kind = kAnswer;
   int status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;
+  std::vector<std::pair<std::string, std::string>> headers = {};
   std::string body = "ok";
   bool close_after = false;  // answers with keep-alive, then closes anyway
-  std::string raw;           // kRaw: written as it is, then the TCP connection ends
+  std::string raw = {};      // kRaw: written as it is, then the TCP connection ends
 };
 // Decides how to answer the index-th request (from 0) of a connection.
 using Script = std::function<Reply(const Seen&, int)>;

@@ -54,24 +54,29 @@ struct Fixture {
     keys.redis_epoch = &reader.epoch;
     RouteFunction handler = [](const ContextPtr& ctx, Respond respond) { respond(echo(*ctx)); };
     routes.add(Method::kGet, "/v1/things/{uuid}/",
-               {withKey("links:read"), handler, [](const RequestContext& ctx) {
+               {RouteAttributes{.scope = "links:read"}, handler, [](const RequestContext& ctx) {
                   return std::vector<RedisCommand>{{"GET", "v:" + ctx.params.at(0)}};
                 }});
-    routes.add(Method::kPost, "/v1/things/", {withKey("links:write"), handler});
-    routes.add(Method::kGet, "/v1/boom/", {withKey(""), [](const ContextPtr&, Respond) -> void {
-                                             throw std::runtime_error("handler bug");
-                                           }});
-    routes.add(Method::kGet, "/v1/conflict/", {withKey(""), [](const ContextPtr&, Respond) -> void {
-                                                 throw ApiError(ErrorCode::kLinkPaused);
-                                               }});
+    routes.add(Method::kPost, "/v1/things/", {RouteAttributes{.scope = "links:write"}, handler});
+    routes.add(Method::kGet, "/v1/boom/",
+               {RouteAttributes{.scope = ""}, [](const ContextPtr&, Respond) -> void {
+                  throw std::runtime_error("handler bug");
+                }});
+    routes.add(Method::kGet, "/v1/conflict/",
+               {RouteAttributes{.scope = ""}, [](const ContextPtr&, Respond) -> void {
+                  throw ApiError(ErrorCode::kLinkPaused);
+                }});
     routes.add(Method::kGet, "/i/{slug}/form/",
-               {publicRoute(), handler, [](const RequestContext& ctx) {
+               {RouteAttributes{.access = Access::kPublic}, handler, [](const RequestContext& ctx) {
                   return std::vector<RedisCommand>{
                       {"GET", ctx.caller->workspace().uuid() + "/" + ctx.params.at(0)}};
                 }});
-    routes.add(Method::kPost, "/i/{slug}/submit/", {publicRoute(true), handler});
-    routes.add(Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
-               {publicRoute(true, true), handler});
+    routes.add(Method::kPost, "/i/{slug}/submit/",
+               {RouteAttributes{.access = Access::kPublic, .idempotent = true}, handler});
+    routes.add(
+        Method::kPost, "/i/{slug}/responses/{uuid}/submit/",
+        {RouteAttributes{.access = Access::kPublic, .idempotent = true, .response_token = true},
+         handler});
     pipeline = std::make_unique<Pipeline>(buildStages({
                                               .routes = routes,
                                               .credentials = std::make_unique<CredentialsStage>(

@@ -37,12 +37,13 @@ struct RateFixture {
                                             [this] { return windows.now_ms; });
     if (settings.enabled) keys.limiter = limiter.get();
     RouteFunction ok = [](const ContextPtr&, Respond respond) { respond(jsonResponse(200, "{}")); };
-    routes.add(Method::kGet, "/v1/things/", {withKey("links:read"), ok});
-    routes.add(Method::kPost, "/v1/things/", {withKey("links:write"), ok});
-    routes.add(Method::kGet, "/v1/boom/", {withKey(""), [](const ContextPtr&, Respond) -> void {
-                                             throw ApiError(ErrorCode::kLinkPaused);
-                                           }});
-    routes.add(Method::kGet, "/i/{slug}/form/", {publicRoute(), ok});
+    routes.add(Method::kGet, "/v1/things/", {RouteAttributes{.scope = "links:read"}, ok});
+    routes.add(Method::kPost, "/v1/things/", {RouteAttributes{.scope = "links:write"}, ok});
+    routes.add(Method::kGet, "/v1/boom/",
+               {RouteAttributes{.scope = ""}, [](const ContextPtr&, Respond) -> void {
+                  throw ApiError(ErrorCode::kLinkPaused);
+                }});
+    routes.add(Method::kGet, "/i/{slug}/form/", {RouteAttributes{.access = Access::kPublic}, ok});
     pipeline = std::make_unique<Pipeline>(
         buildStages({
             .routes = routes,
