@@ -10,16 +10,16 @@
 #include "common/api/media_urls.h"
 #include "common/redis/redis_client.h"
 #include "services/gateway/auth/revoked_keys.h"
-#include "services/gateway/backends.h"
+#include "services/gateway/backends/backends.h"
+#include "services/gateway/backends/submission_batcher.h"
+#include "services/gateway/cache/intake_links.h"
+#include "services/gateway/cache/link_cache.h"
+#include "services/gateway/cache/link_documents.h"
+#include "services/gateway/cache/response_counts.h"
+#include "services/gateway/cache/response_page_cache.h"
 #include "services/gateway/gateway_config.h"
 #include "services/gateway/metrics.h"
-#include "services/gateway/routes/intake_links.h"
-#include "services/gateway/routes/link_cache.h"
-#include "services/gateway/routes/link_documents.h"
-#include "services/gateway/routes/response_counts.h"
-#include "services/gateway/routes/response_page_cache.h"
 #include "services/gateway/routes/routes.h"
-#include "services/gateway/routes/submission_batcher.h"
 
 namespace feedback::gateway {
 

@@ -10,7 +10,7 @@
 #include "common/core/text.h"
 #include "common/core/time.h"
 #include "services/gateway/http/query.h"
-#include "services/gateway/routes/listing.h"
+#include "services/gateway/json/listing.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace gw = feedback::gateway;

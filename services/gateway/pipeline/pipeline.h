@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "services/gateway/http/message.h"
-#include "services/gateway/routes/request_context.h"
+#include "services/gateway/pipeline/request_context.h"
 
 namespace feedback::gateway {
 

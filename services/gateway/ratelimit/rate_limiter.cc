@@ -2,8 +2,8 @@
 
 #include "common/core/log.h"
 #include "common/redis/key_cache.h"
+#include "services/gateway/pipeline/request_context.h"
 #include "services/gateway/ratelimit/rate_window_script.h"
-#include "services/gateway/routes/request_context.h"
 
 namespace feedback::gateway {
 

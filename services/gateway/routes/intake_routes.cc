@@ -4,11 +4,11 @@
 #include "common/core/json_text.h"
 #include "common/core/json_writer.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
+#include "services/gateway/backends/backend_call.h"
+#include "services/gateway/backends/submission_batcher.h"
 #include "services/gateway/http/json_input.h"
 #include "services/gateway/http/responses.h"
-#include "services/gateway/routes/backend_call.h"
 #include "services/gateway/routes/routes.h"
-#include "services/gateway/routes/submission_batcher.h"
 
 namespace feedback::gateway {
 namespace {

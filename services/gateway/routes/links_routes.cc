@@ -3,12 +3,12 @@
 #include "common/core/json_writer.h"
 #include "common/core/scopes.h"
 #include "feedback/links/v1/links.grpc.pb.h"
+#include "services/gateway/backends/backend_call.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
-#include "services/gateway/routes/backend_call.h"
-#include "services/gateway/routes/link_json.h"
-#include "services/gateway/routes/link_requests.h"
-#include "services/gateway/routes/listing.h"
+#include "services/gateway/json/link_json.h"
+#include "services/gateway/json/link_requests.h"
+#include "services/gateway/json/listing.h"
 #include "services/gateway/routes/routes.h"
 
 namespace feedback::gateway {

@@ -11,9 +11,9 @@
 #include "common/core/json_writer.h"
 #include "common/core/limits.h"
 #include "common/grpc/grpc_kit.h"
+#include "services/gateway/backends/media_streams.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
-#include "services/gateway/routes/media_streams.h"
 
 namespace feedback::gateway {
 namespace {

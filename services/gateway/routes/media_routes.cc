@@ -10,9 +10,9 @@
 #include "common/core/limits.h"
 #include "common/core/text.h"
 #include "common/grpc/grpc_kit.h"
+#include "services/gateway/backends/media_streams.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
-#include "services/gateway/routes/media_streams.h"
 #include "services/gateway/routes/routes.h"
 
 namespace feedback::gateway {

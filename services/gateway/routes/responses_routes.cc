@@ -12,10 +12,10 @@
 #include "common/core/time.h"
 #include "common/redis/response_counts.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
+#include "services/gateway/backends/backend_call.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
-#include "services/gateway/routes/backend_call.h"
-#include "services/gateway/routes/listing.h"
+#include "services/gateway/json/listing.h"
 #include "services/gateway/routes/routes.h"
 
 namespace feedback::gateway {

@@ -4,13 +4,13 @@
 
 #include "common/api/media_urls.h"
 #include "services/gateway/auth/revoked_keys.h"
-#include "services/gateway/backends.h"
+#include "services/gateway/backends/backends.h"
+#include "services/gateway/cache/intake_links.h"
+#include "services/gateway/cache/link_documents.h"
+#include "services/gateway/cache/response_counts.h"
+#include "services/gateway/cache/response_page_cache.h"
 #include "services/gateway/metrics.h"
-#include "services/gateway/routes/intake_links.h"
-#include "services/gateway/routes/link_documents.h"
-#include "services/gateway/routes/request_context.h"
-#include "services/gateway/routes/response_counts.h"
-#include "services/gateway/routes/response_page_cache.h"
+#include "services/gateway/pipeline/request_context.h"
 
 namespace feedback::gateway {
 

@@ -3,10 +3,10 @@
 #include "common/core/scopes.h"
 #include "common/core/time.h"
 #include "feedback/webhooks/v1/webhooks.grpc.pb.h"
+#include "services/gateway/backends/backend_call.h"
 #include "services/gateway/http/json_input.h"
 #include "services/gateway/http/responses.h"
-#include "services/gateway/routes/backend_call.h"
-#include "services/gateway/routes/listing.h"
+#include "services/gateway/json/listing.h"
 #include "services/gateway/routes/routes.h"
 
 namespace feedback::gateway {

@@ -10,7 +10,7 @@
 #include <atomic>
 #include <memory>
 
-#include "services/gateway/backends.h"
+#include "services/gateway/backends/backends.h"
 
 namespace grpc {
 class Server;

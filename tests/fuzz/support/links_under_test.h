@@ -15,7 +15,7 @@
 #include "common/questions/configuration_rules.h"
 #include "common/questions/question_types.h"
 #include "services/gateway/http/json_input.h"
-#include "services/gateway/routes/link_requests.h"
+#include "services/gateway/json/link_requests.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/unit/services/links/links_fakes.h"
 

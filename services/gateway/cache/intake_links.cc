@@ -1,13 +1,13 @@
-#include "services/gateway/routes/intake_links.h"
+#include "services/gateway/cache/intake_links.h"
 
 #include "common/redis/link_versions.h"
 #include "feedback/links/v1/links.grpc.pb.h"
+#include "services/gateway/backends/backend_call.h"
+#include "services/gateway/cache/redis_fill.h"
+#include "services/gateway/cache/response_counts.h"
 #include "services/gateway/http/responses.h"
+#include "services/gateway/json/link_json.h"
 #include "services/gateway/page/intake_page.h"
-#include "services/gateway/routes/backend_call.h"
-#include "services/gateway/routes/link_json.h"
-#include "services/gateway/routes/redis_fill.h"
-#include "services/gateway/routes/response_counts.h"
 
 namespace feedback::gateway {
 

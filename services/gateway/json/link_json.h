@@ -6,7 +6,7 @@
 
 #include "common/core/json_writer.h"
 #include "feedback/links/v1/links.pb.h"
-#include "services/gateway/routes/link_cache.h"
+#include "services/gateway/cache/link_cache.h"
 
 namespace feedback::gateway {
 

@@ -1,4 +1,4 @@
-#include "services/gateway/routes/media_streams.h"
+#include "services/gateway/backends/media_streams.h"
 
 #include <grpcpp/alarm.h>
 

@@ -1,4 +1,4 @@
-#include "services/gateway/routes/link_json.h"
+#include "services/gateway/json/link_json.h"
 
 #include "common/core/time.h"
 

@@ -11,8 +11,8 @@
 
 #include "common/core/errors.h"
 #include "common/redis/redis_client.h"
-#include "services/gateway/backends.h"
-#include "services/gateway/routes/request_context.h"
+#include "services/gateway/backends/backends.h"
+#include "services/gateway/pipeline/request_context.h"
 
 namespace feedback::gateway {
 

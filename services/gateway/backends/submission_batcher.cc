@@ -1,4 +1,4 @@
-#include "services/gateway/routes/submission_batcher.h"
+#include "services/gateway/backends/submission_batcher.h"
 
 #include <algorithm>
 

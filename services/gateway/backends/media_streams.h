@@ -10,8 +10,8 @@
 
 #include "common/api/media_urls.h"
 #include "feedback/responses/v1/media.grpc.pb.h"
-#include "services/gateway/routes/intake_links.h"
-#include "services/gateway/routes/request_context.h"
+#include "services/gateway/cache/intake_links.h"
+#include "services/gateway/pipeline/request_context.h"
 
 namespace feedback::gateway {
 

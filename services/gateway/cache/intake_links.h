@@ -14,8 +14,8 @@
 
 #include "common/redis/redis_client.h"
 #include "feedback/links/v1/links.pb.h"
-#include "services/gateway/backends.h"
-#include "services/gateway/routes/request_context.h"
+#include "services/gateway/backends/backends.h"
+#include "services/gateway/pipeline/request_context.h"
 
 namespace feedback::gateway {
 

@@ -1,4 +1,4 @@
-#include "services/gateway/routes/listing.h"
+#include "services/gateway/json/listing.h"
 
 #include <climits>
 

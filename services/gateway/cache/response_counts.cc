@@ -1,11 +1,11 @@
-#include "services/gateway/routes/response_counts.h"
+#include "services/gateway/cache/response_counts.h"
 
 #include <charconv>
 
 #include "common/core/time.h"
 #include "common/redis/response_counts.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
-#include "services/gateway/routes/backend_call.h"
+#include "services/gateway/backends/backend_call.h"
 
 namespace feedback::gateway {
 

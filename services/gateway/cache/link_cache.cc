@@ -1,4 +1,4 @@
-#include "services/gateway/routes/link_cache.h"
+#include "services/gateway/cache/link_cache.h"
 
 namespace feedback::gateway {
 

@@ -1,12 +1,12 @@
-#include "services/gateway/routes/link_documents.h"
+#include "services/gateway/cache/link_documents.h"
 
 #include "common/redis/link_versions.h"
 #include "common/redis/redis_script.h"
 #include "common/redis/response_counts.h"
 #include "feedback/links/v1/links.grpc.pb.h"
-#include "services/gateway/routes/backend_call.h"
-#include "services/gateway/routes/link_json.h"
-#include "services/gateway/routes/redis_fill.h"
+#include "services/gateway/backends/backend_call.h"
+#include "services/gateway/cache/redis_fill.h"
+#include "services/gateway/json/link_json.h"
 
 namespace feedback::gateway {
 

@@ -17,7 +17,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "feedback/responses/v1/responses.pb.h"
-#include "services/gateway/routes/intake_links.h"
+#include "services/gateway/cache/intake_links.h"
 
 namespace feedback::gateway {
 

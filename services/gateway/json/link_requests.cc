@@ -1,4 +1,4 @@
-#include "services/gateway/routes/link_requests.h"
+#include "services/gateway/json/link_requests.h"
 
 #include <algorithm>
 

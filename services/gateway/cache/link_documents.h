@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "services/gateway/backends.h"
+#include "services/gateway/backends/backends.h"
+#include "services/gateway/cache/link_cache.h"
+#include "services/gateway/cache/response_counts.h"
 #include "services/gateway/metrics.h"
-#include "services/gateway/routes/link_cache.h"
-#include "services/gateway/routes/response_counts.h"
 
 namespace feedback::gateway {
 

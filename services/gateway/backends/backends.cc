@@ -1,4 +1,4 @@
-#include "services/gateway/backends.h"
+#include "services/gateway/backends/backends.h"
 
 #include "common/grpc/grpc_kit.h"
 #include "services/gateway/gateway_config.h"

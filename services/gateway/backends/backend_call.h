@@ -11,7 +11,7 @@
 #include "common/core/log.h"
 #include "common/grpc/grpc_kit.h"
 #include "services/gateway/http/responses.h"
-#include "services/gateway/routes/request_context.h"
+#include "services/gateway/pipeline/request_context.h"
 
 namespace feedback::gateway {
 

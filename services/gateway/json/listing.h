@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/core/pagination.h"
-#include "services/gateway/routes/request_context.h"
+#include "services/gateway/pipeline/request_context.h"
 
 namespace feedback::gateway {
 

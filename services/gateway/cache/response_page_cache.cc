@@ -1,4 +1,4 @@
-#include "services/gateway/routes/response_page_cache.h"
+#include "services/gateway/cache/response_page_cache.h"
 
 namespace feedback::gateway {
 
