@@ -13,8 +13,10 @@ GatewayConfig GatewayConfig::fromEnvironment(Env& env) {
   c.api.port = env.integer("GATEWAY_PORT", 8080, 0, 65535, {"the API's port (0: any free port)"});
   c.api.address =
       env.text("GATEWAY_BIND", "0.0.0.0", {"the address the API and admin ports listen on"});
-  c.api.threads =
-      env.integer("GATEWAY_THREADS", cores, 1, 256, {"I/O threads: each serves its connections, their requests and a Redis connection of its own", "the number of cores"});
+  c.api.threads = env.integer(
+      "GATEWAY_THREADS", cores, 1, 256,
+      {"I/O threads: each serves its connections, their requests and a Redis connection of its own",
+       "the number of cores"});
   c.api.read_timeout = std::chrono::milliseconds(
       env.integer("GATEWAY_READ_TIMEOUT_MS", 30000, 100, 600000,
                   {"the deadline for reading one request: a slow client is cut off after it"}));

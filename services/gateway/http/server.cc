@@ -242,11 +242,13 @@ class Session : public std::enable_shared_from_this<Session> {
     request.io_loop = loop_;
     if (websocket::is_upgrade(message)) {
       upgrade_request_ = message;
-      // Posted to this connection's loop, before the answer that follows it.
+      // On this connection's loop, before the answer that follows it: at once when called
+      // there (the answer may then be written at once too), else queued ahead of it.
       request.accept_websocket = [self = shared_from_this()](WebSocketFactory factory) {
-        asio::post(self->stream_.get_executor(), [self, factory = std::move(factory)]() mutable {
-          self->websocket_factory_ = std::move(factory);
-        });
+        asio::dispatch(self->stream_.get_executor(),
+                       [self, factory = std::move(factory)]() mutable {
+                         self->websocket_factory_ = std::move(factory);
+                       });
       };
     }
     stream_.expires_never();

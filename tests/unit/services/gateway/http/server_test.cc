@@ -206,3 +206,61 @@ TEST_CASE("server: a stopping server takes no new connection", "[http][server]")
   CHECK(holder.closedByServer());
   CHECK(server.stoppedEarly());
 }
+
+namespace {
+
+// Accepts a WebSocket on /ws whose peer is sent "hello"; answers the upgrade at once on the
+// connection's loop, or on /ws-later from another thread, as a route waiting on a backend.
+void acceptWebSocket(HttpRequest request, Respond respond) {
+  if (!request.accept_websocket) return respond(HttpResponse{400, {}, "no upgrade"});
+  request.accept_websocket([](std::shared_ptr<WebSocketPeer> peer) {
+    peer->sendText("hello");
+    return WebSocketHandler{};
+  });
+  if (request.path() == "/ws-later") {
+    std::thread([respond = std::move(respond)] {
+      std::this_thread::sleep_for(50ms);
+      respond(HttpResponse{101, {}, {}});
+    }).detach();
+    return;
+  }
+  respond(HttpResponse{101, {}, {}});
+}
+
+// The upgrade's answer and the first frame, as raw bytes.
+std::string upgrade(int port, const std::string& path) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(
+      tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+  timeval timeout{3, 0};
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  asio::write(socket, asio::buffer("GET " + path +
+                                   " HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\n"
+                                   "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"));
+  std::string data;
+  while (data.find("hello") == std::string::npos) {
+    char chunk[1024];
+    const auto n = ::recv(socket.native_handle(), chunk, sizeof chunk, 0);
+    if (n <= 0) break;
+    data.append(chunk, static_cast<std::size_t>(n));
+  }
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("server: a WebSocket is accepted whether the route answers at once or later",
+          "[http][server]") {
+  HttpServer server(options(), acceptWebSocket, transportError);
+  server.start();
+  for (const char* path : {"/ws", "/ws-later"}) {
+    const auto answer = upgrade(server.port(), path);
+    INFO(path << ": " << answer);
+    CHECK(answer.rfind("HTTP/1.1 101 Switching Protocols\r\n", 0) == 0);
+    CHECK(answer.find("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=") != std::string::npos);
+    CHECK(answer.find("hello") != std::string::npos);
+  }
+  server.stop(0ms);
+}
