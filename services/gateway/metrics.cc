@@ -17,6 +17,8 @@ std::string Metrics::render(std::size_t open_connections) const {
   out += "# TYPE gateway_key_cache_total counter\n";
   out += "gateway_key_cache_total{outcome=\"hit\"} " + std::to_string(key_cache_hits) + "\n";
   out += "gateway_key_cache_total{outcome=\"miss\"} " + std::to_string(key_cache_misses) + "\n";
+  out += "gateway_key_cache_total{outcome=\"refused_without_lookup\"} " +
+         std::to_string(key_lookups_skipped) + "\n";
   out +=
       "gateway_key_cache_total{outcome=\"bypassed\"} " + std::to_string(key_cache_bypassed) + "\n";
   out += "gateway_key_cache_total{outcome=\"fill_failed\"} " +

@@ -14,6 +14,8 @@ class Metrics {
  public:
   void countResponse(int status);
   std::atomic<uint64_t> key_cache_hits{0};
+  // Refused by a refusal kept locally, for a key found valid within its life: no lookup.
+  std::atomic<uint64_t> key_lookups_skipped{0};
   std::atomic<uint64_t> key_cache_misses{0};
   // Redis unreachable: keys verified by the tokens service instead (degraded mode).
   std::atomic<uint64_t> key_cache_bypassed{0};

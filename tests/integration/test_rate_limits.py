@@ -188,3 +188,23 @@ def redis_down_leaves_local_limits_on_each_replica_and_its_return_restores_share
         log = f.read()
     # One warning per change of mode, not one per request.
     assert log.count('"event":"rate_limits_degraded"') <= log.count('"event":"rate_limits_shared_again"') + 1
+
+
+def _refused_without_lookup(admin_url):
+    return metrics(admin_url).get('gateway_key_cache_total{outcome="refused_without_lookup"}', 0)
+
+
+@test
+def a_key_over_its_limit_is_refused_without_a_lookup_yet_its_revocation_still_answers_401():
+    ws = Workspace(plan="free", rate_limit=None)
+    tok = ws.token(["links:read"])
+    gateway, admin = GATEWAYS[0], ENV["ADMIN_URLS"].split(",")[0]
+    before = _refused_without_lookup(admin)
+    statuses = [ws.call("GET", "links/", key=tok["key"], gateway=gateway).status for _ in range(60)]
+    assert statuses.count(200) == 30 and set(statuses[30:]) == {429}, statuses
+    # Each connection lives on one of the gateway's loops; each loop keeps its own refusals.
+    assert _refused_without_lookup(admin) - before >= 10, _refused_without_lookup(admin) - before
+    refused = ws.call("GET", "links/", key=tok["key"], gateway=gateway)
+    assert refused.status == 429 and refused.header("Retry-After"), refused
+    expect(ws.call("DELETE", f"tokens/{tok['uuid']}/", gateway=gateway), 200)
+    expect(ws.call("GET", "links/", key=tok["key"], gateway=gateway), 401)

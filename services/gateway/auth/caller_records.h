@@ -4,6 +4,7 @@
 // string per scope) cost a score of allocations a request. Each loop keeps its own, so no
 // lock is taken; a caller is immutable and shared by the requests that use it.
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,15 +28,33 @@ class CallerRecords {
   // The caller the record holds; null when it is not a key record.
   CallerPtr parse(std::string_view record);
 
+  using Clock = std::chrono::steady_clock;
+  // The key `key_hash` was found valid now, for `caller` (by the calling loop's lookup).
+  void accepted(std::string_view key_hash, CallerPtr caller, Clock::time_point now);
+  // The caller the calling loop last found `key_hash` valid for, when that was no longer ago
+  // than `max_age`; else null.
+  CallerPtr recent(std::string_view key_hash, Clock::time_point now, Clock::duration max_age);
+
  private:
   struct TransparentHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
-  using Cache = std::unordered_map<std::string, CallerPtr, TransparentHash, std::equal_to<>>;
+  template <class Value>
+  using Map = std::unordered_map<std::string, Value, TransparentHash, std::equal_to<>>;
+  struct Acceptance {
+    CallerPtr caller;
+    Clock::time_point at;
+  };
+  struct Loop {
+    Map<CallerPtr> by_record;
+    Map<Acceptance> by_key;
+  };
+  // The calling loop's, or null on a thread that runs none.
+  Loop* here();
 
   IoThreads* loops_;
-  std::vector<Cache> by_loop_;
+  std::vector<Loop> by_loop_;
 };
 
 }  // namespace feedback::gateway

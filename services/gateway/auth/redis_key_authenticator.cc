@@ -46,6 +46,17 @@ void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
       done(std::move(outcome));
     };
   }
+  // Refused by a refusal kept here, for a key this loop found valid within the refusal's
+  // longest life: 429 needs no lookup. A revocation since comes by its channel, and the way
+  // out (CredentialsStage::encode) answers 401 for it, or asks Redis when the channel may have
+  // missed one.
+  if (decided && !decided->admitted) {
+    const auto now = std::chrono::steady_clock::now();
+    if (auto caller = records_.recent(hash, now, LocalGrants::kMaxRefusal)) {
+      ++metrics_.key_lookups_skipped;
+      return done(AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller), {}});
+    }
+  }
   redis_.pipeline(std::move(commands), [this, admit, hash = std::move(hash),
                                         done = std::move(done)](RedisReplies replies) mutable {
     RedisReplies prefetched(std::make_move_iterator(replies.begin() + 1),
@@ -72,6 +83,7 @@ void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
       }
       if (auto caller = records_.parse(reply->str)) {
         ++metrics_.key_cache_hits;
+        records_.accepted(hash, caller, std::chrono::steady_clock::now());
         return done(
             AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller), std::move(prefetched)});
       }

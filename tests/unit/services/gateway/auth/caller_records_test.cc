@@ -76,3 +76,30 @@ TEST_CASE("caller records: a loop holds a bounded number", "[caller_records]") {
   parseOn(loops, records, 0, recordFor("ws-new"));
   CHECK(parseOn(loops, records, 0, first_record) != first);
 }
+
+TEST_CASE("caller records: a loop remembers which keys it found valid, for a while",
+          "[caller_records]") {
+  IoThreads loops(2);
+  loops.start();
+  CallerRecords records(&loops);
+  auto caller = std::make_shared<const Caller>();
+  const auto now = CallerRecords::Clock::now();
+  const auto second = std::chrono::seconds(1);
+  auto on = [&](std::size_t loop, auto step) {
+    std::promise<CallerPtr> done;
+    loops.post(loop, [&] { done.set_value(step()); });
+    return done.get_future().get();
+  };
+  on(0, [&] {
+    records.accepted("hash-1", caller, now);
+    return nullptr;
+  });
+  CHECK(on(0, [&] { return records.recent("hash-1", now + second / 2, second); }) == caller);
+  CHECK_FALSE(on(0, [&] { return records.recent("hash-1", now + 2 * second, second); }));
+  CHECK_FALSE(on(0, [&] { return records.recent("hash-2", now, second); }));
+  // Another loop has not found it valid itself.
+  CHECK_FALSE(on(1, [&] { return records.recent("hash-1", now, second); }));
+  // Off the loops nothing is remembered.
+  records.accepted("hash-3", caller, now);
+  CHECK_FALSE(records.recent("hash-3", now, second));
+}
