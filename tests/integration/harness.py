@@ -219,6 +219,15 @@ def sql_json(query):
     return jsonlib.loads(r.stdout)
 
 
+def redis_unit_tests(binary):
+    """Runs a unit-test binary's cases tagged [.redis] (build/<binary>) against the stack's
+    Redis; asserts they all passed."""
+    r = subprocess.run([os.path.join(ROOT, "build", *binary.split("/")), "[.redis]"],
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, REDIS_PORT=ENV["REDIS_PORT"]))
+    assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+
+
 def redis(*args):
     r = subprocess.run(["redis-cli", "-p", ENV["REDIS_PORT"], *args], capture_output=True,
                        timeout=10)

@@ -3,12 +3,11 @@ holds across replicas, plan and rate changes apply at once, Redis down leaves lo
 intake calls count per client address and link."""
 import concurrent.futures
 import os
-import subprocess
 import threading
 import time
 
 from harness import (ENV, GATEWAYS, ROOT, Workspace, expect, feedbackctl, intake, metrics, redis,
-                     request, stack, test, test_beside, wait_until)
+                     redis_unit_tests, request, stack, test, test_beside, wait_until)
 from test_link_cache import SecondGateway, _in_flight_then_revoked
 
 
@@ -134,10 +133,7 @@ def intake_calls_are_limited_per_client_address_and_link():
 
 @test
 def the_redis_window_script_agrees_with_the_reference_arithmetic():
-    tests = os.path.join(ROOT, "build", "services", "gateway", "gateway_tests")
-    r = subprocess.run([tests, "[.redis]"], capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, REDIS_PORT=ENV["REDIS_PORT"]))
-    assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+    redis_unit_tests("services/gateway/gateway_tests")
 
 
 @test

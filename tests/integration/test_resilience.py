@@ -1,11 +1,10 @@
 """A dependency down: clean 503s with Retry-After, fail-open auth without Redis, no lost
 revocation, and recovery once it is back."""
 import hashlib
-import os
-import subprocess
 import urllib.request
 
-from harness import ENV, ROOT, Workspace, expect, redis, sql, stack, test, wait_until
+from harness import (ENV, Workspace, expect, redis, redis_unit_tests, sql, stack, test,
+                     wait_until)
 
 
 def cache_key(key):
@@ -30,10 +29,7 @@ def ready():
 
 @test
 def the_redis_client_answers_on_each_loop_and_reconnects_against_a_real_redis():
-    tests = os.path.join(ROOT, "build", "tests", "unit", "common_tests")
-    r = subprocess.run([tests, "[.redis]"], capture_output=True, text=True, timeout=120,
-                       env=dict(os.environ, REDIS_PORT=ENV["REDIS_PORT"]))
-    assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+    redis_unit_tests("tests/unit/common_tests")
 
 
 @test
