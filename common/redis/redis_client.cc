@@ -385,7 +385,12 @@ RedisClient::~RedisClient() {
       done->set_value();
     });
   }
-  for (auto& f : stopped) f.wait_for(std::chrono::seconds(2));
+  for (auto& f : stopped) {
+    // A loop busy past this is not waited for: its connection ends when it gets to it.
+    if (f.wait_for(std::chrono::seconds(2)) != std::future_status::ready) {
+      log::warn("redis_stop_not_confirmed", {{"host", impls_[0]->host}});
+    }
+  }
 }
 
 RedisClient::Impl& RedisClient::here() const {

@@ -18,6 +18,13 @@ namespace feedback::gateway {
 
 using CallerPtr = std::shared_ptr<const feedback::common::v1::Caller>;
 
+// The caller of a public route: only the workspace its host names.
+inline CallerPtr callerOfWorkspace(feedback::common::v1::Workspace workspace) {
+  auto caller = std::make_shared<feedback::common::v1::Caller>();
+  *caller->mutable_workspace() = std::move(workspace);
+  return caller;
+}
+
 class CallerRecords {
  public:
   // Records kept per loop; past it a loop starts afresh (keys in use come back at once).

@@ -24,7 +24,8 @@ HostWorkspaceResolver::Lookup tokensLookup(tv1::TokensService::Stub& tokens,
         &call->client, &call->request, &call->response,
         [call, done = std::move(done)](grpc::Status status) {
           if (status.ok()) {
-            return done({WorkspaceOutcome::Kind::kFound, call->response.workspace()});
+            return done({WorkspaceOutcome::Kind::kFound,
+                         callerOfWorkspace(std::move(*call->response.mutable_workspace()))});
           }
           if (grpckit::fromStatus(status).code() == ErrorCode::kNotFound) {
             return done(WorkspaceOutcome{WorkspaceOutcome::Kind::kUnknown});

@@ -57,7 +57,8 @@ std::string keyHash(std::string_view key);
 struct WorkspaceOutcome {
   enum class Kind { kFound, kUnknown, kUnavailable };
   Kind kind = Kind::kUnknown;
-  feedback::common::v1::Workspace workspace = {};
+  // Found: the caller of the host's public routes, made once and shared while it is known.
+  CallerPtr caller = {};
 };
 
 class WorkspaceResolver {

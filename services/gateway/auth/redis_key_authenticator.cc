@@ -50,21 +50,27 @@ void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
   // longest life: 429 needs no lookup. A revocation since comes by its channel, and the way
   // out (CredentialsStage::encode) answers 401 for it, or asks Redis when the channel may have
   // missed one.
-  if (decided && !decided->admitted) {
+  const bool refused_here = decided && !decided->admitted;
+  if (refused_here) {
     const auto now = std::chrono::steady_clock::now();
     if (auto caller = records_.recent(hash, now, LocalGrants::kMaxRefusal)) {
       ++metrics_.key_lookups_skipped;
       return done(AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller), {}});
     }
   }
-  redis_.pipeline(std::move(commands), [this, admit, hash = std::move(hash),
+  redis_.pipeline(std::move(commands), [this, admit, refused_here, hash = std::move(hash),
                                         done = std::move(done)](RedisReplies replies) mutable {
     RedisReplies prefetched(std::make_move_iterator(replies.begin() + 1),
                             std::make_move_iterator(replies.end()));
     std::optional<RedisReply> reply = std::move(replies[0]);
+    // Whether this request is refused: its key's validity, found now, then spares the lookups
+    // of the requests its kept refusal decides (above). Admitted requests keep nothing.
+    bool refused = refused_here;
     if (admit) {
       auto admission = std::move(reply);
       reply = RateLimiter::recordIn(admission);
+      const auto answer = RateLimiter::read(admission);
+      refused = answer.outcome == RateLimiter::Outcome::kCounted && !answer.decision.admitted;
       done = [admission = std::move(admission),
               done = std::move(done)](AuthOutcome outcome) mutable {
         outcome.admission_sent = true;
@@ -83,7 +89,7 @@ void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
       }
       if (auto caller = records_.parse(reply->str)) {
         ++metrics_.key_cache_hits;
-        records_.accepted(hash, caller, std::chrono::steady_clock::now());
+        if (refused) records_.accepted(hash, caller, std::chrono::steady_clock::now());
         return done(
             AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller), std::move(prefetched)});
       }

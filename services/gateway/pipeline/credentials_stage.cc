@@ -106,9 +106,7 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
       case WorkspaceOutcome::Kind::kFound:
         break;
     }
-    auto caller = std::make_shared<feedback::common::v1::Caller>();
-    *caller->mutable_workspace() = std::move(outcome.workspace);
-    ctx->caller = std::move(caller);
+    ctx->caller = std::move(outcome.caller);
     auto commands = roundTrip(*ctx);
     if (commands.empty()) return chain.next();
     const std::size_t count = commands.size();

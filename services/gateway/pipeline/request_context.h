@@ -27,10 +27,12 @@ namespace feedback::gateway {
 struct RouteEntry;
 using RedisCommand = std::vector<std::string>;
 
-// The caller of a request nobody has established yet: an empty one.
-inline const CallerPtr& noCaller() {
-  static const CallerPtr kNone = std::make_shared<const feedback::common::v1::Caller>();
-  return kNone;
+// The caller of a request nobody has established yet: an empty one. It owns nothing (an
+// aliasing pointer to a static), so every request copying it in takes no count shared by all
+// the loops' cores.
+inline CallerPtr noCaller() {
+  static const feedback::common::v1::Caller kNone;
+  return CallerPtr(std::shared_ptr<const void>(), &kNone);
 }
 
 struct RequestContext {

@@ -22,9 +22,9 @@ struct FakeLookups {
       if (!available) {
         done(WorkspaceOutcome{WorkspaceOutcome::Kind::kUnavailable});
       } else if (host.rfind("acme.", 0) == 0) {
-        WorkspaceOutcome found{WorkspaceOutcome::Kind::kFound};
-        found.workspace.set_uuid("ws-acme");
-        done(std::move(found));
+        feedback::common::v1::Workspace workspace;
+        workspace.set_uuid("ws-acme");
+        done(WorkspaceOutcome{WorkspaceOutcome::Kind::kFound, callerOfWorkspace(workspace)});
       } else {
         done(WorkspaceOutcome{WorkspaceOutcome::Kind::kUnknown});
       }
@@ -77,7 +77,7 @@ TEST_CASE("hosts: one lookup per host, whatever its case, port or trailing dot",
   for (auto* out : {&a, &b, &c}) {
     REQUIRE(*out);
     CHECK((*out)->kind == WorkspaceOutcome::Kind::kFound);
-    CHECK((*out)->workspace.uuid() == "ws-acme");
+    CHECK((*out)->caller->workspace().uuid() == "ws-acme");
   }
   CHECK(f.now("Acme.feedback.test") == WorkspaceOutcome::Kind::kFound);
   CHECK(f.lookups.asked.empty());  // remembered

@@ -131,9 +131,9 @@ class FakeResolver final : public WorkspaceResolver {
   void resolve(std::string_view host, Done done) override {
     if (down) return done(WorkspaceOutcome{WorkspaceOutcome::Kind::kUnavailable});
     if (host != "acme.feedback.test") return done(WorkspaceOutcome{});
-    WorkspaceOutcome found{WorkspaceOutcome::Kind::kFound};
-    found.workspace.set_uuid("ws-public");
-    done(std::move(found));
+    feedback::common::v1::Workspace workspace;
+    workspace.set_uuid("ws-public");
+    done(WorkspaceOutcome{WorkspaceOutcome::Kind::kFound, callerOfWorkspace(workspace)});
   }
 };
 
