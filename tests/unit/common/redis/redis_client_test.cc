@@ -51,13 +51,22 @@ Answer commandFrom(IoThreads& loops, RedisClient& redis, std::size_t from,
   return answered.get_future().get();
 }
 
+// Two loops, and a client with a connection on each, both connected.
+struct ConnectedClient {
+  ConnectedClient() {
+    loops.start();
+    REQUIRE(waitUntil([&] { return redis.connected(); }));
+  }
+
+  IoThreads loops{2};
+  RedisClient redis{loops, "127.0.0.1", redisPort()};
+};
+
 }  // namespace
 
-TEST_CASE("redis client on loops: a command is answered on the loop that sent it", "[.redis]") {
-  IoThreads loops(2);
-  loops.start();
-  RedisClient redis(loops, "127.0.0.1", redisPort());
-  REQUIRE(waitUntil([&] { return redis.connected(); }));
+TEST_CASE_METHOD(ConnectedClient,
+                 "redis client on loops: a command is answered on the loop that sent it",
+                 "[.redis]") {
   for (std::size_t loop : {0, 1, 1, 0}) {
     auto answer = commandFrom(loops, redis, loop, {"PING"});
     REQUIRE(answer.reply);
@@ -71,12 +80,9 @@ TEST_CASE("redis client on loops: a command is answered on the loop that sent it
   CHECK(answer.answered_on == 0);
 }
 
-TEST_CASE("redis client on loops: the epoch moves when any loop's connection is remade",
-          "[.redis]") {
-  IoThreads loops(2);
-  loops.start();
-  RedisClient redis(loops, "127.0.0.1", redisPort());
-  REQUIRE(waitUntil([&] { return redis.connected(); }));
+TEST_CASE_METHOD(ConnectedClient,
+                 "redis client on loops: the epoch moves when any loop's connection is remade",
+                 "[.redis]") {
   const uint64_t before = redis.connectionEpoch();
   CHECK(before >= 2);
   // Loop 1's connection is dropped by Redis itself; the client connects again.
@@ -92,12 +98,9 @@ TEST_CASE("redis client on loops: the epoch moves when any loop's connection is 
   CHECK(again.answered_on == 1);
 }
 
-TEST_CASE("redis client on loops: a pipeline's answers come in order, in one callback",
-          "[.redis]") {
-  IoThreads loops(2);
-  loops.start();
-  RedisClient redis(loops, "127.0.0.1", redisPort());
-  REQUIRE(waitUntil([&] { return redis.connected(); }));
+TEST_CASE_METHOD(ConnectedClient,
+                 "redis client on loops: a pipeline's answers come in order, in one callback",
+                 "[.redis]") {
   std::promise<std::pair<std::vector<std::optional<RedisReply>>, std::size_t>> answered;
   loops.post(1, [&] {
     redis.pipeline({{"SET", "redis-client-test", "1"},
