@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/core/log.h"
+#include "common/pg/connect.h"
 
 namespace feedback {
 namespace {
@@ -15,7 +16,7 @@ std::unique_ptr<pqxx::connection> connectWithRetry(const std::string& url, int w
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_seconds);
   for (;;) {
     try {
-      return std::make_unique<pqxx::connection>(url);
+      return pg::connect(url);
     } catch (const pqxx::broken_connection& e) {
       if (std::chrono::steady_clock::now() >= deadline) throw;
       log::warn("migrations_waiting_for_postgres", {{"error", e.what()}});

@@ -8,6 +8,7 @@
 
 #include "common/core/errors.h"
 #include "common/core/log.h"
+#include "common/pg/connect.h"
 
 namespace feedback {
 
@@ -21,7 +22,7 @@ pqxx::connection& PgSession::connection() {
   }
   if (!connection_) {
     try {
-      connection_ = std::make_unique<pqxx::connection>(url_);
+      connection_ = pg::connect(url_);
       if (prepare_) prepare_(*connection_);
       if (healthy_) *healthy_ = true;
     } catch (const std::exception& e) {

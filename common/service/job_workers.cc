@@ -1,6 +1,7 @@
 #include "common/service/job_workers.h"
 
 #include "common/core/log.h"
+#include "common/pg/connect.h"
 
 namespace feedback::service {
 namespace {
@@ -46,7 +47,7 @@ void JobWorkers::work() {
     bool busy = false;
     try {
       if (!connection) {
-        connection = std::make_unique<pqxx::connection>(settings_.database_url);
+        connection = pg::connect(settings_.database_url);
         if (settings_.prepare) settings_.prepare(*connection);
       }
       busy = run_one_(*connection);

@@ -4,6 +4,7 @@
 
 #include "common/core/log.h"
 #include "common/pg/pg_array.h"
+#include "common/pg/connect.h"
 #include "services/responses/response_columns.h"
 #include "services/responses/stored_answers.h"
 #include "services/responses/summary_facts.h"
@@ -51,7 +52,8 @@ void FactsBackfill::tryOnce() {
 }
 
 bool FactsBackfill::attempt() {
-  pqxx::connection c(database_url_);
+  auto connection = pg::connect(database_url_);
+  auto& c = *connection;
   {
     pqxx::nontransaction tx(c);
     if (tx.exec1(kIsDone)[0].as<bool>()) return true;

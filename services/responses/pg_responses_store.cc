@@ -131,10 +131,10 @@ constexpr const char* kCompletedCountsSql =
 constexpr int kSummaryBatch = 50000;
 // A link's facts are read through its index, never by scanning every link's: when one link
 // holds a large share of the table the planner would otherwise scan it all (1.7 million rows
-// read for 100,000 of one link: 311 ms against 183 ms through the index). Nor is it compiled
-// (JIT): a plan this costly would be, and that took 22 ms of 100,000 facts' 150 ms of reading.
+// read for 100,000 of one link: 311 ms against 183 ms through the index). Nor is it
+// compiled (JIT, off in every session: common/pg/connect.h), which took 22 ms of 150.
 constexpr const char* kSummaryPlanning =
-    "SET LOCAL cursor_tuple_fraction = 1.0; SET LOCAL enable_seqscan = off; SET LOCAL jit = off";
+    "SET LOCAL cursor_tuple_fraction = 1.0; SET LOCAL enable_seqscan = off";
 constexpr const char* kSummaryCursor =
     "DECLARE summary_facts NO SCROLL CURSOR FOR SELECT facts FROM responses.response_facts"
     " WHERE link_uuid = ";

@@ -5,6 +5,7 @@
 #include <pqxx/pqxx>
 
 #include "common/core/log.h"
+#include "common/pg/connect.h"
 
 namespace feedback::webhooks {
 namespace {
@@ -79,7 +80,7 @@ void AttemptRecorder::run() {
 
 PgDispatchStore AttemptRecorder::store() {
   if (!connection_) {
-    connection_ = std::make_unique<pqxx::connection>(database_url_);
+    connection_ = pg::connect(database_url_);
     PgDispatchStore::prepareDispatcher(*connection_);
   }
   return PgDispatchStore(*connection_);

@@ -10,6 +10,7 @@
 #include "common/core/log.h"
 #include "common/core/time.h"
 #include "common/webhooks/webhook_rules.h"
+#include "common/pg/connect.h"
 #include "services/webhooks/dispatch_channel.h"
 
 namespace feedback::webhooks {
@@ -128,9 +129,9 @@ void Dispatcher::claimLoop() {
   while (running_) {
     try {
       if (!connection) {
-        connection = std::make_unique<pqxx::connection>(settings_.database_url);
+        connection = pg::connect(settings_.database_url);
         PgDispatchStore::prepareDispatcher(*connection);
-        listener = std::make_unique<pqxx::connection>(settings_.database_url);
+        listener = pg::connect(settings_.database_url);
         listening.push_back(std::make_unique<Wakeup>(*listener, kOutboxChannel, fan_out));
         // Sends this dispatcher's fan-out queued are claimed in the same round.
         listening.push_back(std::make_unique<Wakeup>(*listener, kPendingChannel, claim_wanted_,

@@ -219,12 +219,14 @@ def sql_json(query):
     return jsonlib.loads(r.stdout)
 
 
-def redis_unit_tests(binary):
-    """Runs a unit-test binary's cases tagged [.redis] (build/<binary>) against the stack's
-    Redis; asserts they all passed."""
-    r = subprocess.run([os.path.join(ROOT, "build", *binary.split("/")), "[.redis]"],
+def stack_unit_tests(binary, tag):
+    """Runs a unit-test binary's cases tagged `tag` ("[.redis]", "[.pg]"; build/<binary>),
+    hidden from the unit run, against the stack's Redis and PostgreSQL; asserts they all
+    passed."""
+    r = subprocess.run([os.path.join(ROOT, "build", *binary.split("/")), tag],
                        capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, REDIS_PORT=ENV["REDIS_PORT"]))
+                       env=dict(os.environ, REDIS_PORT=ENV["REDIS_PORT"],
+                                DATABASE_URL=ENV["DATABASE_URL"]))
     assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
 
 

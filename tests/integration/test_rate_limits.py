@@ -7,7 +7,7 @@ import threading
 import time
 
 from harness import (ENV, GATEWAYS, ROOT, Workspace, expect, feedbackctl, intake, metrics, redis,
-                     redis_unit_tests, request, stack, test, test_beside, wait_until)
+                     stack_unit_tests, request, stack, test, test_beside, wait_until)
 from test_link_cache import SecondGateway, _in_flight_then_revoked
 
 
@@ -133,7 +133,7 @@ def intake_calls_are_limited_per_client_address_and_link():
 
 @test
 def the_redis_window_script_agrees_with_the_reference_arithmetic():
-    redis_unit_tests("services/gateway/gateway_tests")
+    stack_unit_tests("services/gateway/gateway_tests", "[.redis]")
 
 
 @test

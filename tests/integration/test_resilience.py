@@ -3,7 +3,7 @@ revocation, and recovery once it is back."""
 import hashlib
 import urllib.request
 
-from harness import (ENV, Workspace, expect, redis, redis_unit_tests, sql, stack, test,
+from harness import (ENV, Workspace, expect, redis, stack_unit_tests, sql, stack, test,
                      wait_until)
 
 
@@ -29,7 +29,14 @@ def ready():
 
 @test
 def the_redis_client_answers_on_each_loop_and_reconnects_against_a_real_redis():
-    redis_unit_tests("tests/unit/common_tests")
+    stack_unit_tests("tests/unit/common_tests", "[.redis]")
+
+
+@test
+def sessions_opened_by_the_services_compile_no_statement():
+    """A prepared page of responses once compiled code (JIT) on every execution when its table
+    grew: common/pg/connect.h turns JIT off for every session ([.pg] cases of common_tests)."""
+    stack_unit_tests("tests/unit/common_tests", "[.pg]")
 
 
 @test

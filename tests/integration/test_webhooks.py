@@ -11,8 +11,8 @@ import time
 import uuid
 
 import harness
-from harness import (ROOT, ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, test, wait_until,
-                     webhooks_ready)
+from harness import (ENV, STACK_DIR, ExtraProcess, Workspace, expect, sql, stack, stack_unit_tests,
+                     test, wait_until, webhooks_ready)
 from webhook_receiver import Receiver, signature_ok
 
 CA_DIR = os.path.dirname(ENV.get("WEBHOOK_CA_BUNDLE") or os.path.join(STACK_DIR, "no-ca", "ca.pem"))
@@ -481,10 +481,7 @@ def dispatch_statements_on_postgresql_prune_in_order_and_cost_what_they_take():
     (a one-shot row as its two events); pruning goes oldest first past events still in use;
     every dispatcher statement reads as many pages for a backlog of 100,000 as for one of
     10,000 (dispatch_statements_cost_test.cc)."""
-    tests = os.path.join(ROOT, "build", "services", "webhooks", "webhooks_tests")
-    r = subprocess.run([tests, "[.pg]"], capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, DATABASE_URL=ENV["DATABASE_URL"]))
-    assert r.returncode == 0 and "All tests passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+    stack_unit_tests("services/webhooks/webhooks_tests", "[.pg]")
 
 
 def _metric(admin_url, series):

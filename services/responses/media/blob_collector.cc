@@ -3,6 +3,7 @@
 #include <pqxx/pqxx>
 
 #include "common/core/log.h"
+#include "common/pg/connect.h"
 
 namespace feedback::responses {
 namespace {
@@ -43,7 +44,8 @@ BlobCollector::BlobCollector(std::string database_url, Counters& counters,
       }) {}
 
 int64_t BlobCollector::collect() {
-  pqxx::connection c(database_url_);
+  auto connection = pg::connect(database_url_);
+  auto& c = *connection;
   int64_t deleted = 0;
   while (!task_.stopping()) {
     pqxx::work tx(c);
