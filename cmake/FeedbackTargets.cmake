@@ -22,6 +22,9 @@ function(feedback_tests name)
   add_executable(${name} ${ARG_SOURCES})
   target_compile_options(${name} PRIVATE ${FEEDBACK_WARNINGS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  # Tests of SQL against a scratch database build its schemas from services/*/migrations
+  # (tests/unit/support/scratch_database.h).
+  target_compile_definitions(${name} PRIVATE SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_link_libraries(${name} PRIVATE feedback_catch_main ${ARG_LIBS})
   catch_discover_tests(${name} TEST_PREFIX "${name}: ")
 endfunction()

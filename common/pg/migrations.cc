@@ -5,6 +5,7 @@
 #include <memory>
 #include <pqxx/pqxx>
 #include <thread>
+#include <utility>
 
 #include "common/core/log.h"
 #include "common/pg/connect.h"
@@ -25,7 +26,36 @@ std::unique_ptr<pqxx::connection> connectWithRetry(const std::string& url, int w
   }
 }
 
+bool applied(pqxx::transaction_base& tx, const std::string& schema, int version) {
+  return !tx.exec_params(
+                "SELECT 1 FROM " + tx.quote_name(schema) + ".schema_migrations WHERE version = $1",
+                version)
+              .empty();
+}
+
+bool applied(pqxx::connection& conn, const std::string& schema, int version) {
+  pqxx::nontransaction tx(conn);
+  return applied(tx, schema, version);
+}
+
 }  // namespace
+
+std::vector<std::string> migrationStatements(std::string_view sql) {
+  std::vector<std::string> statements;
+  std::string current;
+  while (!sql.empty()) {
+    const auto end = sql.find('\n');
+    const auto line = sql.substr(0, end);
+    sql.remove_prefix(end == std::string_view::npos ? sql.size() : end + 1);
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line.substr(first, 2) == "--") continue;
+    current.append(line).append("\n");
+    const auto last = line.find_last_not_of(" \t\r");
+    if (line[last] == ';') statements.push_back(std::exchange(current, {}));
+  }
+  if (current.find_first_not_of(" \t\r\n") != std::string::npos) statements.push_back(current);
+  return statements;
+}
 
 void applyMigrations(const std::string& database_url, const std::string& schema,
                      const std::vector<Migration>& migrations, int wait_seconds) {
@@ -48,13 +78,19 @@ void applyMigrations(const std::string& database_url, const std::string& schema,
     std::sort(ordered.begin(), ordered.end(),
               [](const Migration& a, const Migration& b) { return a.version < b.version; });
     for (const auto& m : ordered) {
+      const bool outside = m.sql.substr(0, kOutsideTransaction.size()) == kOutsideTransaction;
+      if (outside && !applied(*conn, schema, m.version)) {
+        pqxx::nontransaction session(*conn);
+        session.exec("SET search_path TO " + session.quote_name(schema));
+        for (const auto& statement : migrationStatements(m.sql)) session.exec(statement);
+        session.exec("RESET search_path");
+      }
       pqxx::work tx(*conn);
-      auto applied = tx.exec_params(
-          "SELECT 1 FROM " + tx.quote_name(schema) + ".schema_migrations WHERE version = $1",
-          m.version);
-      if (!applied.empty()) continue;
-      tx.exec("SET LOCAL search_path TO " + tx.quote_name(schema));
-      tx.exec(std::string(m.sql));
+      if (applied(tx, schema, m.version)) continue;
+      if (!outside) {
+        tx.exec("SET LOCAL search_path TO " + tx.quote_name(schema));
+        tx.exec(std::string(m.sql));
+      }
       tx.exec_params("INSERT INTO " + tx.quote_name(schema) +
                          ".schema_migrations (version, name) VALUES ($1, $2)",
                      m.version, std::string(m.name));

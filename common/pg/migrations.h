@@ -14,8 +14,21 @@ struct Migration {
   std::string_view sql;
 };
 
+// A migration whose text begins with this line runs outside a transaction, one statement at a
+// time (each ends with ";" at the end of a line), so that it may build an index CONCURRENTLY:
+// on a table of millions of rows a plain CREATE INDEX holds every write, those of replicas
+// still serving during a rollout included, until it is built. Such a migration is run again
+// from the start when it was interrupted, so each of its statements must tolerate a rerun
+// (DROP INDEX CONCURRENTLY IF EXISTS before CREATE INDEX CONCURRENTLY: an interrupted build
+// leaves an invalid index behind).
+inline constexpr std::string_view kOutsideTransaction = "-- migration: outside a transaction\n";
+
+// The statements of a migration run outside a transaction, in order.
+std::vector<std::string> migrationStatements(std::string_view sql);
+
 // Applies the migrations not yet recorded in <schema>.schema_migrations, in version order,
-// each in its own transaction. Retries the connection for up to `wait_seconds`.
+// each in its own transaction (or none: kOutsideTransaction). Retries the connection for up
+// to `wait_seconds`.
 void applyMigrations(const std::string& database_url, const std::string& schema,
                      const std::vector<Migration>& migrations, int wait_seconds = 30);
 

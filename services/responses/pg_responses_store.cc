@@ -55,11 +55,13 @@ constexpr const char* kInsertResponsesSql =
     "  SELECT * FROM unnest($20::uuid[], $21::uuid[], $22::uuid[], $23::text[], $24::text[],"
     "    $25::text[])),"
     " counted AS ("
-    "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
-    "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted) FROM given"
+    "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed,"
+    "    changes)"
+    "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted), 1 FROM given"
     "  GROUP BY link_uuid, workspace_uuid ORDER BY link_uuid"
     "  ON CONFLICT (link_uuid, shard) DO UPDATE SET started = link_counts.started"
-    "    + EXCLUDED.started, completed = link_counts.completed + EXCLUDED.completed)"
+    "    + EXCLUDED.started, completed = link_counts.completed + EXCLUDED.completed,"
+    "    changes = link_counts.changes + 1)"
     " SELECT 1";
 
 // The layouts completed responses' facts name (summary_facts.h), unless already kept. A
@@ -96,10 +98,10 @@ constexpr const char* kSaveResponseSql =
               "  WHERE $6 IS NOT NULL),"
               " counted AS ("
               "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started,"
-              "    completed)"
-              "  SELECT saved.link_uuid, $9, saved.workspace_uuid, 0, 1 FROM saved WHERE $10"
+              "    completed, changes)"
+              "  SELECT saved.link_uuid, $9, saved.workspace_uuid, 0, 1, 1 FROM saved WHERE $10"
               "  ON CONFLICT (link_uuid, shard) DO UPDATE"
-              "    SET completed = link_counts.completed + 1),"
+              "    SET completed = link_counts.completed + 1, changes = link_counts.changes + 1),"
               // A completed response's facts, written when it completes (and rewritten when its
               // answers change later, as when insights arrive).
               " facts AS ("
@@ -377,9 +379,10 @@ std::optional<StoredResponse> PgResponsesStore::findResponse(const std::string& 
   return storedFrom(rows[0]);
 }
 
-int64_t PgResponsesStore::countResponses(const ResponseFilter& f) {
+ResponsesStore::Count PgResponsesStore::countResponses(const ResponseFilter& f) {
   pqxx::nontransaction tx(connection_);
-  return runQuery(tx, shapeOf(f, QueryKind::kCount), f)[0][0].as<int64_t>();
+  const auto row = runQuery(tx, shapeOf(f, QueryKind::kCount), f)[0];
+  return {row[0].as<int64_t>(), row[1].as<int64_t>()};
 }
 
 std::vector<rv1::Response> PgResponsesStore::listResponses(const ResponseFilter& f,
@@ -393,6 +396,18 @@ std::vector<rv1::Response> PgResponsesStore::listResponses(const ResponseFilter&
   return out;
 }
 
+std::vector<rv1::Response> PgResponsesStore::listAfter(const ResponseFilter& f, Ordering ordering,
+                                                       const Anchor& anchor, int64_t skip,
+                                                       int limit) {
+  pqxx::nontransaction tx(connection_);
+  std::vector<rv1::Response> out;
+  for (const auto& row :
+       runQuery(tx, shapeOf(f, QueryKind::kSeek, ordering), f, skip, limit, &anchor)) {
+    out.push_back(std::move(storedFrom(row).response));
+  }
+  return out;
+}
+
 ResponsesStore::CountedPage PgResponsesStore::listCounted(const ResponseFilter& f,
                                                           Ordering ordering, int64_t offset,
                                                           int limit) {
@@ -401,6 +416,7 @@ ResponsesStore::CountedPage PgResponsesStore::listCounted(const ResponseFilter& 
   for (const auto& row :
        runQuery(tx, shapeOf(f, QueryKind::kCounted, ordering), f, offset, limit)) {
     page.count = row[kCountColumn].as<int64_t>();
+    page.version = row[kVersionColumn].as<int64_t>();
     if (!row[0].is_null()) page.responses.push_back(std::move(storedFrom(row).response));
   }
   return page;

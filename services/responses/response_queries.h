@@ -16,9 +16,10 @@
 namespace feedback::responses {
 
 enum class QueryKind {
-  kCount,    // the number of matches
-  kPage,     // one page of matches
-  kCounted,  // one page with the number of all matches, in one statement
+  kCount,    // the number of matches, and the version of the lists (countSql)
+  kPage,     // one page of matches, at an offset
+  kCounted,  // one page with the number of all matches and the version, in one statement
+  kSeek,     // one page of the matches after an anchor, at an offset from it
 };
 
 struct QueryShape {
@@ -33,13 +34,26 @@ struct QueryShape {
 QueryShape shapeOf(const ResponseFilter& filter, QueryKind kind,
                    Ordering order = Ordering::kSubmittedDesc);
 
-// Page rows: the RESPONSE_COLUMNS (response_columns.h), then sort_at; counted pages add the
-// count (the same in every row). A counted page past the end is one row of nulls but the
-// count.
+// Count rows: the count, then the version. Page rows: the RESPONSE_COLUMNS
+// (response_columns.h), then sort_at; counted pages add the count and the version (the same in
+// every row). A counted page past the end is one row of nulls but those.
 constexpr int kCountColumn = 11;
+constexpr int kVersionColumn = 12;
 
+// Whether pages in `order` can be sought from an anchor (kSeek): sorted by submitted_at, whose
+// keys are never null.
+inline bool seeks(Ordering order) {
+  return order == Ordering::kSubmittedAsc || order == Ordering::kSubmittedDesc;
+}
+
+// `anchor`: for kSeek, the row after which the page is read.
 pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
-                      const ResponseFilter& filter, int64_t offset = 0, int limit = 0);
+                      const ResponseFilter& filter, int64_t offset = 0, int limit = 0,
+                      const Anchor* anchor = nullptr);
+
+// The statement of a shape, with its parameters numbered (a search's too, which runQuery
+// sends with its values in the text).
+std::string statementSql(const QueryShape& shape);
 
 // Declares every prepared shape on a new connection.
 void prepareQueries(pqxx::connection& connection);

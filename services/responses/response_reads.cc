@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <future>
 
+#include "common/api/response_json.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
+#include "common/core/json_writer.h"
 #include "common/core/pagination.h"
 #include "common/core/text.h"
 #include "services/responses/intake_form.h"
@@ -55,6 +57,31 @@ void requireUuid(const std::string& text, const char* name) {
 
 }  // namespace
 
+namespace {
+
+// A page of responses as the request asked for it: rendered as the API shows it (what
+// gateways take), or as messages (older gateways, during a rollout).
+v1::ListResponsesResponse pageAnswer(const v1::ListResponsesRequest& request, int64_t count,
+                                     std::vector<v1::Response> rows) {
+  v1::ListResponsesResponse response;
+  response.set_count(count);
+  if (!request.as_json()) {
+    for (auto& r : rows) *response.add_responses() = std::move(r);
+    return response;
+  }
+  std::size_t size = 2;
+  for (const auto& r : rows) size += 512 + r.answers_json().size();
+  std::string& results = *response.mutable_results_json();
+  results.reserve(size);
+  JsonWriter json(results);
+  json.beginArray();
+  for (const auto& r : rows) api::writeResponse(json, r);
+  json.endArray();
+  return response;
+}
+
+}  // namespace
+
 v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
                                                           const v1::ListResponsesRequest& request) {
   const Page page = normalizePage(request.page());
@@ -69,34 +96,46 @@ v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
   if (request.has_until_micros()) filter.until_micros = request.until_micros();
   const Ordering order = ordering(request.ordering());
 
-  v1::ListResponsesResponse response;
   // The first page, and any page of a search (whose count visits every match anyway), come
   // with their count from one statement.
+  const auto list = PageAnchors::listKey(filter, order);
   if (!filter.search.empty() || page.offset() == 0) {
     auto counted = store.listCounted(filter, order, page.offset(), page.size);
     requirePageExists(page, counted.count);
-    response.set_count(counted.count);
-    for (auto& r : counted.responses) *response.add_responses() = std::move(r);
-    return response;
+    if (list) anchors_.record(*list, counted.version, page.offset(), counted.responses);
+    return pageAnswer(request, counted.count, std::move(counted.responses));
   }
-  const int64_t count = store.countResponses(filter);
-  response.set_count(count);
-  requirePageExists(page, count);
+  const auto count = store.countResponses(filter);
+  requirePageExists(page, count.count);
   const int64_t offset = page.offset();
-  if (offset >= count) return response;
+  if (offset >= count.count) return pageAnswer(request, count.count, {});
+  const int limit = static_cast<int>(std::min<int64_t>(page.size, count.count - offset));
+  auto rows = readPage(store, filter, order, offset, limit, count, list);
+  if (list) anchors_.record(*list, count.version, offset, rows);
+  return pageAnswer(request, count.count, std::move(rows));
+}
+
+std::vector<v1::Response> ResponsesService::readPage(ResponsesStore& store,
+                                                     const ResponseFilter& filter, Ordering order,
+                                                     int64_t offset, int limit,
+                                                     const ResponsesStore::Count& count,
+                                                     const std::optional<std::string>& list) {
+  if (list) {
+    if (auto seek = anchors_.find(*list, count.version, offset, limit)) {
+      if (!seek->reversed) return store.listAfter(filter, order, seek->anchor, seek->skip, limit);
+      auto rows = store.listAfter(filter, reversed(order), seek->anchor, seek->skip, limit);
+      std::reverse(rows.begin(), rows.end());
+      return rows;
+    }
+  }
   // Past the middle the page is read from the other end, so that the last page of a million
   // responses costs what the first does (an OFFSET walks every row it skips).
-  if (offset > count / 2) {
-    const int64_t limit = std::min<int64_t>(page.size, count - offset);
-    const int64_t from_end = count - offset - limit;
-    auto rows = store.listResponses(filter, reversed(order), from_end, static_cast<int>(limit));
-    for (auto it = rows.rbegin(); it != rows.rend(); ++it) *response.add_responses() = *it;
-    return response;
+  if (offset > count.count / 2) {
+    auto rows = store.listResponses(filter, reversed(order), count.count - offset - limit, limit);
+    std::reverse(rows.begin(), rows.end());
+    return rows;
   }
-  for (auto& r : store.listResponses(filter, order, offset, page.size)) {
-    *response.add_responses() = std::move(r);
-  }
-  return response;
+  return store.listResponses(filter, order, offset, limit);
 }
 
 v1::GetResponseResponse ResponsesService::getResponse(ResponsesStore& store,

@@ -7,6 +7,7 @@
 #include "feedback/responses/v1/responses.pb.h"
 #include "services/responses/answer_evaluation.h"
 #include "services/responses/intake_form.h"
+#include "services/responses/page_anchors.h"
 #include "services/responses/response_writer.h"
 #include "services/responses/responses_store.h"
 
@@ -70,11 +71,18 @@ class ResponsesService {
   void keepAnswers(const std::vector<questions::KeptAnswer>& kept, StoredResponse& stored) const;
   // The record as an event carries it: its files and recordings signed for the link's host.
   std::string recordWithMedia(const v1::Response& response, const v1::IntakeLink& link) const;
+  // The `limit` rows of the page at `offset` of a list of `count` at `version` (Count), sought
+  // from an anchor when there is one near, else by offset from the nearer end.
+  std::vector<v1::Response> readPage(ResponsesStore& store, const ResponseFilter& filter,
+                                     Ordering order, int64_t offset, int limit,
+                                     const ResponsesStore::Count& count,
+                                     const std::optional<std::string>& list);
 
   LinkCounts& counts_;
   AnswerEvaluation evaluation_;
   const api::MediaUrls* media_;
   IntakeForms forms_;
+  PageAnchors anchors_;
 };
 
 // 404: no such response (also one of another workspace or link, or without the right token).

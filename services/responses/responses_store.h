@@ -69,6 +69,14 @@ struct ResponseFilter {
   std::optional<int64_t> until_micros;
 };
 
+// A row of a list, by its place in a list sorted by submitted_at: its sort_at (the
+// submission's time, else the start's) and uuid. A page may be read from the one before it
+// (page_anchors.h).
+struct Anchor {
+  int64_t sort_micros = 0;
+  std::string uuid;
+};
+
 // A response to store, with its event: response.started for a response in progress, both
 // events in one row for one completed in one call.
 struct NewResponse {
@@ -97,15 +105,29 @@ class ResponsesStore {
 
   virtual std::optional<StoredResponse> findResponse(const std::string& workspace_uuid,
                                                      const std::string& response_uuid) = 0;
-  virtual int64_t countResponses(const ResponseFilter& filter) = 0;
+  // How many responses match, and the version of the lists of the filter's link (or
+  // workspace): a number that moves whenever a response of it is added, completed or removed,
+  // and only then, so that pages read at one version can be continued at it.
+  struct Count {
+    int64_t count = 0;
+    int64_t version = 0;
+  };
+  virtual Count countResponses(const ResponseFilter& filter) = 0;
   virtual std::vector<feedback::responses::v1::Response> listResponses(const ResponseFilter& filter,
                                                                        Ordering ordering,
                                                                        int64_t offset,
                                                                        int limit) = 0;
-  // A page and how many responses match in all, in one statement (the count is exact also
-  // when the page is past the end).
+  // Up to `limit` responses that come after `anchor` in `ordering` (submitted_at orderings
+  // only), the first `skip` of them left out.
+  virtual std::vector<feedback::responses::v1::Response> listAfter(const ResponseFilter& filter,
+                                                                   Ordering ordering,
+                                                                   const Anchor& anchor,
+                                                                   int64_t skip, int limit) = 0;
+  // A page, how many responses match in all and their version (Count), in one statement
+  // (the count is exact also when the page is past the end; a search's version is 0).
   struct CountedPage {
     int64_t count = 0;
+    int64_t version = 0;
     std::vector<feedback::responses::v1::Response> responses;
   };
   virtual CountedPage listCounted(const ResponseFilter& filter, Ordering ordering, int64_t offset,

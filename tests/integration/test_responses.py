@@ -11,7 +11,8 @@ import urllib.request
 import uuid
 
 import harness
-from harness import Workspace, dispatch_paused, expect, redis, request, sql, test, wait_until
+from harness import (Workspace, dispatch_paused, expect, redis, request, sql, stack_unit_tests, test,
+                     wait_until)
 from test_intake import CARDS, by_key, count_key, details, link_counts, outbox, redis_count, redis_pending
 
 COMMENT = [{"prompt": "Comment?", "type": "text", "field_key": "comment"}]
@@ -95,6 +96,16 @@ def lists_show_completed_responses_unless_asked_for_others():
 
 
 # --- ordering -------------------------------------------------------------------------------------
+
+@test
+def list_statements_on_postgresql_page_exactly_and_cost_what_a_page_takes():
+    """The [.pg] cases of responses_tests (response_lists_pg_test.cc): every list shape (link
+    or workspace, each status filter, time bounds, the four orderings) pages exactly as a sort
+    in memory, whether a page is read by its offset or sought from the one before; and the
+    first page, a page of every status, of email order and a sought page read as many pages
+    at 40,000 responses as at 2,000."""
+    stack_unit_tests("services/responses/responses_tests", "[.pg]")
+
 
 @test
 def ordering_sorts_and_every_page_agrees_with_it():

@@ -54,13 +54,14 @@ inline auto answerError(const ContextPtr& ctx, Respond respond) {
   };
 }
 
-// `render(response)` returns the HttpResponse for a successful call.
+// `render(response)` returns the HttpResponse for a successful call; it may move the
+// response's strings out (the call's response is not read after it).
 template <class Response, class Request, class Start, class Render>
 void callBackend(const ContextPtr& ctx, Respond respond, Request request, Start start,
                  Render render) {
   callAsync<Response>(
       ctx, std::move(request), std::move(start),
-      [respond, render = std::move(render)](const Response& r) { respond(render(r)); },
+      [respond, render = std::move(render)](Response& r) { respond(render(r)); },
       answerError(ctx, respond));
 }
 

@@ -48,6 +48,7 @@ std::optional<int64_t> timeBound(const Query& query, const char* name, bool uppe
 rv1::ListResponsesRequest listRequestFrom(const RequestContext& ctx) {
   rv1::ListResponsesRequest request;
   *request.mutable_caller() = *ctx.caller;
+  request.set_as_json(true);
   *request.mutable_page() = pageRequestFrom(ctx.request);
   Query query(ctx.request.query());
   if (auto ordering = query.get("ordering")) request.set_ordering(*ordering);
@@ -73,15 +74,20 @@ void list(const Stub& responses, const ContextPtr& ctx, Respond respond,
       [responses](auto* c, auto* q, auto* r, auto done) {
         responses->async()->ListResponses(c, q, r, std::move(done));
       },
-      [ctx, page, on_page = std::move(on_page)](const rv1::ListResponsesResponse& response) {
+      [ctx, page, on_page = std::move(on_page)](rv1::ListResponsesResponse& response) {
         auto rendered = std::make_shared<CachedPage>();
         rendered->count = response.count();
         std::string& results = rendered->results_json;
-        results.reserve(1024 * static_cast<std::size_t>(response.responses_size()) + 2);
-        JsonWriter json(results);
-        json.beginArray();
-        for (const auto& r : response.responses()) writeResponse(json, r);
-        json.endArray();
+        if (!response.results_json().empty()) {
+          results = std::move(*response.mutable_results_json());
+        } else {
+          // A responses service older than as_json, during a rollout.
+          results.reserve(1024 * static_cast<std::size_t>(response.responses_size()) + 2);
+          JsonWriter json(results);
+          json.beginArray();
+          for (const auto& r : response.responses()) writeResponse(json, r);
+          json.endArray();
+        }
         if (on_page) on_page(rendered);
         return jsonResponse(200, renderEnvelope(*ctx, page, rendered->count, results));
       });

@@ -30,10 +30,16 @@ class FakeStore final : public responses::ResponsesStore {
                                                         const std::string&) override {
     return std::nullopt;
   }
-  int64_t countResponses(const responses::ResponseFilter&) override { return 0; }
+  Count countResponses(const responses::ResponseFilter&) override { return {}; }
   std::vector<feedback::responses::v1::Response> listResponses(const responses::ResponseFilter&,
                                                                responses::Ordering, int64_t,
                                                                int) override {
+    return {};
+  }
+  std::vector<feedback::responses::v1::Response> listAfter(const responses::ResponseFilter&,
+                                                           responses::Ordering,
+                                                           const responses::Anchor&, int64_t,
+                                                           int) override {
     return {};
   }
   CountedPage listCounted(const responses::ResponseFilter&, responses::Ordering, int64_t,

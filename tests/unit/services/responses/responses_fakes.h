@@ -3,10 +3,12 @@
 // and questions as the links service sends them. Shared by the unit tests (responses_fixture.h)
 // and the fuzz targets (tests/fuzz/).
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "common/api/response_json.h"
 #include "common/core/crypto.h"
@@ -35,11 +37,14 @@ class FakeStore final : public responses::ResponsesStore {
   std::vector<responses::OutboxEvent> outbox;
   std::map<std::string, int64_t> completed;  // by link
   std::vector<responses::Ordering> orderings_asked;
+  int64_t version = 0;  // of every list: moves with every write
+  int seeks = 0;        // pages read after an anchor
 
   void insertResponses(const std::vector<const responses::NewResponse*>& batch) override {
     for (const auto* n : batch) {
       const auto& r = n->stored;
       rows[r.response.uuid()] = r;
+      ++version;
       outbox.push_back(n->event);
       if (r.response.status() == "completed") ++completed[r.response.link_uuid()];
     }
@@ -54,6 +59,7 @@ class FakeStore final : public responses::ResponsesStore {
     auto change = apply(copy);
     if (!change) return true;
     it->second = copy;
+    ++version;
     outbox.insert(outbox.end(), change->events.begin(), change->events.end());
     if (change->completes) ++completed[copy.response.link_uuid()];
     return true;
@@ -109,29 +115,55 @@ class FakeStore final : public responses::ResponsesStore {
     }
     return out;
   }
-  int64_t countResponses(const responses::ResponseFilter& f) override {
-    return static_cast<int64_t>(matching(f).size());
+  Count countResponses(const responses::ResponseFilter& f) override {
+    return {static_cast<int64_t>(matching(f).size()), version};
   }
-  std::vector<v1::Response> listResponses(const responses::ResponseFilter& f, responses::Ordering o,
-                                          int64_t offset, int limit) override {
-    orderings_asked.push_back(o);
+  // Sorted by sort_at (the submission's time, else the start's), then uuid.
+  static responses::Anchor keyOf(const v1::Response& r) {
+    return {r.submitted_at_micros() ? r.submitted_at_micros() : r.started_at_micros(), r.uuid()};
+  }
+  std::vector<v1::Response> sorted(const responses::ResponseFilter& f, responses::Ordering o) {
     auto all = matching(f);
     bool ascending = o == responses::Ordering::kSubmittedAsc;
     std::sort(all.begin(), all.end(), [ascending](const v1::Response& a, const v1::Response& b) {
-      auto ka = std::make_pair(a.submitted_at_micros(), a.uuid());
-      auto kb = std::make_pair(b.submitted_at_micros(), b.uuid());
-      return ascending ? ka < kb : kb < ka;
+      auto ka = keyOf(a), kb = keyOf(b);
+      auto pa = std::tie(ka.sort_micros, ka.uuid), pb = std::tie(kb.sort_micros, kb.uuid);
+      return ascending ? pa < pb : pb < pa;
     });
+    return all;
+  }
+  static std::vector<v1::Response> slice(const std::vector<v1::Response>& all, int64_t offset,
+                                         int limit) {
     std::vector<v1::Response> page;
     for (int64_t i = offset; i < static_cast<int64_t>(all.size()) && i < offset + limit; ++i) {
       page.push_back(all[static_cast<std::size_t>(i)]);
     }
     return page;
   }
+  std::vector<v1::Response> listResponses(const responses::ResponseFilter& f, responses::Ordering o,
+                                          int64_t offset, int limit) override {
+    orderings_asked.push_back(o);
+    return slice(sorted(f, o), offset, limit);
+  }
+  std::vector<v1::Response> listAfter(const responses::ResponseFilter& f, responses::Ordering o,
+                                      const responses::Anchor& anchor, int64_t skip,
+                                      int limit) override {
+    ++seeks;
+    orderings_asked.push_back(o);
+    auto all = sorted(f, o);
+    const bool ascending = o == responses::Ordering::kSubmittedAsc;
+    const auto first = std::find_if(all.begin(), all.end(), [&](const v1::Response& r) {
+      const auto k = keyOf(r);
+      const auto key = std::tie(k.sort_micros, k.uuid);
+      const auto from = std::tie(anchor.sort_micros, anchor.uuid);
+      return ascending ? from < key : key < from;
+    });
+    return slice(all, (first - all.begin()) + skip, limit);
+  }
   CountedPage listCounted(const responses::ResponseFilter& f, responses::Ordering o, int64_t offset,
                           int limit) override {
     ++counted_pages;
-    return {countResponses(f), listResponses(f, o, offset, limit)};
+    return {static_cast<int64_t>(matching(f).size()), version, listResponses(f, o, offset, limit)};
   }
   int counted_pages = 0;
   std::map<std::string, int64_t> completedCounts(const std::string&,

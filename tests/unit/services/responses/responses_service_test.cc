@@ -210,6 +210,7 @@ TEST_CASE("responses: pages past the middle are read from the other end, in orde
   for (int page = 1; page <= 3; ++page) {
     list.mutable_page()->set_page(page);
     f.store.orderings_asked.clear();
+    ++f.store.version;  // a write in between: no page is continued from the one before
     auto got = f.service.listResponses(f.store, list);
     CHECK(got.count() == 45);
     std::vector<std::string> uuids;
@@ -224,6 +225,47 @@ TEST_CASE("responses: pages past the middle are read from the other end, in orde
     CHECK(f.store.orderings_asked == std::vector{from > 22 ? responses::Ordering::kSubmittedAsc
                                                            : responses::Ordering::kSubmittedDesc});
   }
+}
+
+TEST_CASE("responses: pages that follow one another are read from where the last one ended",
+          "[responses]") {
+  Fixture f;
+  std::vector<std::string> newest_first;
+  for (int i = 0; i < 95; ++i) {
+    auto r = f.oneShot({{"score", "9"}});
+    // Submission times with ties, broken by uuid.
+    f.store.rows[r.uuid()].response.set_submitted_at_micros(1000 + i / 3);
+  }
+  responses::ResponseFilter completed;
+  completed.workspace_uuid = kWorkspace;
+  auto newest = [&] { return f.store.sorted(completed, responses::Ordering::kSubmittedDesc); };
+  for (const auto& r : newest()) newest_first.push_back(r.uuid());
+  v1::ListResponsesRequest list;
+  list.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
+  list.mutable_page()->set_page_size(10);
+  auto read = [&](int page) {
+    list.mutable_page()->set_page(page);
+    std::vector<std::string> uuids;
+    const auto got = f.service.listResponses(f.store, list);
+    for (const auto& r : got.responses()) uuids.push_back(r.uuid());
+    const auto from = newest_first.begin() + (page - 1) * 10;
+    INFO("page " << page);
+    CHECK(uuids == std::vector<std::string>(from, std::min(from + 10, newest_first.end())));
+  };
+  // Forward, following `next`: every page after the first sought from the one before.
+  for (int page = 1; page <= 10; ++page) read(page);
+  CHECK(f.store.seeks == 9);
+  // Back, following `previous`, and a jump of a few pages from a page read: sought too.
+  read(9);
+  read(5);
+  CHECK(f.store.seeks == 11);
+  // Any page once the list changed: read by offset.
+  f.oneShot({{"score", "9"}});
+  newest_first.insert(newest_first.begin(), newest().front().uuid());
+  read(4);
+  CHECK(f.store.seeks == 11);
+  read(5);
+  CHECK(f.store.seeks == 12);
 }
 
 TEST_CASE("responses: details stay in their workspace and link; counts default to 0",

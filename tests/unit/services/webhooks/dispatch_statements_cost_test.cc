@@ -17,35 +17,14 @@
 #include "common/core/ids.h"
 #include "common/webhooks/webhook_rules.h"
 #include "services/webhooks/pg_dispatch_store.h"
-#include "tests/unit/services/webhooks/scratch_database.h"
+#include "tests/unit/support/scratch_database.h"
 
 using namespace feedback;
 using namespace feedback::webhooks;
-using webhooks_test::exec;
+using pg_test::exec;
+using pg_test::pagesRead;
 
 namespace {
-
-// Pages a statement read or found in the buffer cache, from EXPLAIN (ANALYZE, BUFFERS) of its
-// execution, which is rolled back: the sum over its plan's nodes. A node counts its children's
-// pages too, so a page counts once per level above it; but data-modifying CTEs that nothing
-// reads run after the top node and count only in their own, so no single node has the total.
-// A measure to compare, not a count. The second of two runs: the first after a drain marks the
-// dead index entries it passes, as the dispatcher's first statement after a drain does.
-long pagesRead(pqxx::connection& c, const std::string& execute) {
-  long pages = 0;
-  for (int run = 0; run < 2; ++run) {
-    pqxx::work tx(c);
-    auto plan = tx.exec1("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + execute)[0].as<std::string>();
-    plan = plan.substr(0, plan.find("\"Planning\":"));  // the plan's nodes, not its planning
-    pages = 0;
-    for (const std::string name : {"\"Shared Hit Blocks\": ", "\"Shared Read Blocks\": "}) {
-      for (auto at = plan.find(name); at != std::string::npos; at = plan.find(name, at + 1)) {
-        pages += std::stol(plan.substr(at + name.size()));
-      }
-    }
-  }
-  return pages;
-}
 
 std::string literalArray(const std::vector<std::string>& values, const std::string& type) {
   std::string out = "ARRAY[";
@@ -174,7 +153,7 @@ void prepareWithOutboxUnvacuumed(pqxx::connection& c) {
 }  // namespace
 
 TEST_CASE("dispatch statements: pages read do not grow with the backlog", "[.pg]") {
-  webhooks_test::ScratchDatabase db("dispatch_cost");
+  pg_test::ScratchDatabase db("dispatch_cost");
   pqxx::connection c(db.url());
   PgDispatchStore::prepareDispatcher(c);
   // libpqxx prepares a statement at its first use; EXPLAIN EXECUTE needs it now.
@@ -227,7 +206,7 @@ TEST_CASE(
     "dispatch statements: the outbox's lag is read on its index whatever the outbox held "
     "when it was first read",
     "[.pg]") {
-  webhooks_test::ScratchDatabase db("dispatch_lag");
+  pg_test::ScratchDatabase db("dispatch_lag");
   pqxx::connection c(db.url());
   prepareWithOutboxUnvacuumed(c);
   // As a dispatcher starts: the outbox drained, autovacuum has left it at no pages.
@@ -250,7 +229,7 @@ TEST_CASE(
     "dispatch statements: a fan-out reads the outbox's index, not the pages a drained backlog "
     "left behind",
     "[.pg]") {
-  webhooks_test::ScratchDatabase db("dispatch_drained");
+  pg_test::ScratchDatabase db("dispatch_drained");
   pqxx::connection c(db.url());
   prepareWithOutboxUnvacuumed(c);
   Queues queues;

@@ -9,11 +9,11 @@
 
 #include "common/core/ids.h"
 #include "services/webhooks/pg_dispatch_store.h"
-#include "tests/unit/services/webhooks/scratch_database.h"
+#include "tests/unit/support/scratch_database.h"
 
 using namespace feedback;
 using namespace feedback::webhooks;
-using webhooks_test::exec;
+using pg_test::exec;
 
 namespace {
 
@@ -50,7 +50,7 @@ void outbox(pqxx::connection& c, const std::string& event, const std::string& ty
 
 TEST_CASE("fan-out: each event to the webhooks that want it, a one-shot row as its two events",
           "[.pg]") {
-  webhooks_test::ScratchDatabase db("fan_out");
+  pg_test::ScratchDatabase db("fan_out");
   pqxx::connection c(db.url());
   PgDispatchStore::prepareDispatcher(c);
   const std::string a = newUuid(), b = newUuid(), link = newUuid(), other_link = newUuid();

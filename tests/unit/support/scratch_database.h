@@ -1,5 +1,5 @@
 #pragma once
-// A database of its own for a test of the dispatcher's SQL, created beside DATABASE_URL's (on
+// A database of its own for a test of a store's SQL, created beside DATABASE_URL's (on
 // the same server) and dropped afterwards, with the links, responses and webhooks schemas from
 // services/*/migrations: a test that sets statistics or fills queues disturbs no stack. And the
 // helpers such tests share.
@@ -16,7 +16,7 @@
 #include "common/core/ids.h"
 #include "common/pg/migrations.h"
 
-namespace webhooks_test {
+namespace pg_test {
 
 using feedback::Migration;
 using feedback::newUuid;
@@ -25,6 +25,28 @@ using feedback::newUuid;
 inline void exec(pqxx::connection& c, const std::string& statement) {
   pqxx::nontransaction tx(c);
   tx.exec(statement);
+}
+
+// Pages a statement read or found in the buffer cache, from EXPLAIN (ANALYZE, BUFFERS) of its
+// execution, which is rolled back: the sum over its plan's nodes. A node counts its children's
+// pages too, so a page counts once per level above it; but data-modifying CTEs that nothing
+// reads run after the top node and count only in their own, so no single node has the total.
+// A measure to compare, not a count. The second of two runs: the first after a drain marks the
+// dead index entries it passes, as the dispatcher's first statement after a drain does.
+inline long pagesRead(pqxx::connection& c, const std::string& execute) {
+  long pages = 0;
+  for (int run = 0; run < 2; ++run) {
+    pqxx::work tx(c);
+    auto plan = tx.exec1("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + execute)[0].as<std::string>();
+    plan = plan.substr(0, plan.find("\"Planning\":"));  // the plan's nodes, not its planning
+    pages = 0;
+    for (const std::string name : {"\"Shared Hit Blocks\": ", "\"Shared Read Blocks\": "}) {
+      for (auto at = plan.find(name); at != std::string::npos; at = plan.find(name, at + 1)) {
+        pages += std::stol(plan.substr(at + name.size()));
+      }
+    }
+  }
+  return pages;
 }
 
 class ScratchDatabase {
@@ -82,4 +104,4 @@ class ScratchDatabase {
   std::string admin_url_, url_, name_;
 };
 
-}  // namespace webhooks_test
+}  // namespace pg_test
