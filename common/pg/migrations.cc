@@ -43,15 +43,19 @@ bool applied(pqxx::connection& conn, const std::string& schema, int version) {
 std::vector<std::string> migrationStatements(std::string_view sql) {
   std::vector<std::string> statements;
   std::string current;
+  bool quoted = false;  // inside a $$-quoted body (a function's, a DO block's)
   while (!sql.empty()) {
     const auto end = sql.find('\n');
     const auto line = sql.substr(0, end);
     sql.remove_prefix(end == std::string_view::npos ? sql.size() : end + 1);
     const auto first = line.find_first_not_of(" \t");
-    if (first == std::string_view::npos || line.substr(first, 2) == "--") continue;
+    if (first == std::string_view::npos || (!quoted && line.substr(first, 2) == "--")) continue;
     current.append(line).append("\n");
+    for (auto at = line.find("$$"); at != std::string_view::npos; at = line.find("$$", at + 2)) {
+      quoted = !quoted;
+    }
     const auto last = line.find_last_not_of(" \t\r");
-    if (line[last] == ';') statements.push_back(std::exchange(current, {}));
+    if (!quoted && line[last] == ';') statements.push_back(std::exchange(current, {}));
   }
   if (current.find_first_not_of(" \t\r\n") != std::string::npos) statements.push_back(current);
   return statements;
@@ -80,6 +84,10 @@ void applyMigrations(const std::string& database_url, const std::string& schema,
     for (const auto& m : ordered) {
       const bool outside = m.sql.substr(0, kOutsideTransaction.size()) == kOutsideTransaction;
       if (outside && !applied(*conn, schema, m.version)) {
+        // Such a migration may take minutes on a large table (a backfill, an index built
+        // while writes go on): say so before, not only once it is done.
+        log::info("migration_applying",
+                  {{"schema", schema}, {"version", m.version}, {"name", m.name}});
         pqxx::nontransaction session(*conn);
         session.exec("SET search_path TO " + session.quote_name(schema));
         for (const auto& statement : migrationStatements(m.sql)) session.exec(statement);

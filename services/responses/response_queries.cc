@@ -57,7 +57,8 @@ std::string whereOf(const QueryShape& s, const Numbering& n, const std::string& 
     sql += " AND sort_at >= " + fromMicros(n.since);
     sql += " AND sort_at <= " + fromMicros(n.until);
   }
-  if (s.search) sql += " AND search_text ILIKE " + param(n.pattern);
+  // search_text is kept folded (responses migration 014): as ILIKE, in bytes.
+  if (s.search) sql += " AND search_text LIKE lower(" + param(n.pattern) + ")";
   if (s.kind == QueryKind::kSeek) {
     // After the anchor in the list's order (submitted_at orderings only: their keys are
     // never null).

@@ -58,7 +58,7 @@ std::string statementSql(const QueryShape& shape);
 // Declares every prepared shape on a new connection.
 void prepareQueries(pqxx::connection& connection);
 
-// The ILIKE pattern that finds `search` anywhere, its wildcards taken literally.
+// The LIKE pattern that finds `search` anywhere, its wildcards taken literally.
 std::string containsPattern(std::string_view search);
 
 }  // namespace feedback::responses

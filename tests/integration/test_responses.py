@@ -154,9 +154,10 @@ def search_matches_emails_and_text_answers_and_takes_wildcards_literally():
     snakex = ws.complete("find", {"comment": "snakeXcase wins"})
     back = ws.complete("find", {"comment": "back\\slash"})
     backx = ws.complete("find", {"comment": "backslash"})
+    ecole = ws.complete("find", {"comment": "Notre École publique"})
     wip = ws.start("find")
     expect(ws.answer("find", wip, "comment", "pending words"), 200)
-    cases = [("alice.smith@example", [a]), ("ALICE", [a]), ("example.com", [a, b]), ("confusing", [b]),
+    cases = [("alice.smith@example", [a]), ("ALICE", [a]), ("éCOLE", [ecole]), ("école", [ecole]), ("example.com", [a, b]), ("confusing", [b]),
              ("pricing WAS conf", [b]), ("%", [pct]), ("0%", [pct]), ("100%", [pct]), ("sure", [pct, nopct]),
              ("_", [snake]), ("e_c", [snake]), ("snake", [snake, snakex]), ("\\", [back]), ("k\\s", [back]),
              ("slash", [back, backx]), ("zzz", []), ("pending", []), ("%%", []), ("__", [])]
@@ -174,8 +175,12 @@ def search_matches_emails_and_text_answers_and_takes_wildcards_literally():
     assert ok(ws, L, search="replaced", status="all")["count"] == 0
     assert uuids(ok(ws, search="%")) == [pct["uuid"]]
     assert uuids(ok(ws, search="e_c", link_uuid=L)) == [snake["uuid"]]
-    assert ok(ws, L, search="")["count"] == 8
+    assert ok(ws, L, search="")["count"] == 9
     assert ok(ws, L, search="x" * 200)["count"] == 0
+    # Text is kept folded whatever writes it (a replica of the version before included).
+    sql(f"UPDATE responses.responses SET search_text = 'Written By An OLDER Replica' "
+        f"WHERE uuid = '{backx['uuid']}'")
+    assert uuids(ok(ws, L, search="older replica")) == [backx["uuid"]]
     assert "search" in details(listing(ws, L, search="x" * 201), "VALIDATION_ERROR")
 
 

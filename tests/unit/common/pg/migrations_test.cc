@@ -21,4 +21,7 @@ TEST_CASE("a migration outside a transaction runs statement by statement, commen
                                  "CREATE INDEX CONCURRENTLY a\n  ON t (x, y);  \n",
                                  "ALTER INDEX a SET (fillfactor = 90)\n"});
   CHECK(migrationStatements("-- nothing but a comment\n").empty());
+  CHECK(migrationStatements("DO $$\nBEGIN\n  -- a step\n  PERFORM 1;\nEND $$;\nSELECT 2;\n") ==
+        std::vector<std::string>{"DO $$\nBEGIN\n  -- a step\n  PERFORM 1;\nEND $$;\n",
+                                 "SELECT 2;\n"});
 }
