@@ -44,6 +44,8 @@ std::string Metrics::render(std::size_t open_connections) const {
   decision("shared", "limited", rate_limited_shared);
   decision("local", "admitted", rate_admitted_local);
   decision("local", "limited", rate_limited_local);
+  decision("replica", "admitted", rate_admitted_replica);
+  decision("replica", "limited", rate_limited_replica);
   decision("none", "unavailable", rate_unavailable);
   out += "# TYPE gateway_rate_limit_degraded gauge\n";
   out += "gateway_rate_limit_degraded " + std::to_string(rate_degraded) + "\n";

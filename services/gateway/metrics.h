@@ -36,6 +36,8 @@ class Metrics {
   std::atomic<uint64_t> rate_limited_shared{0};
   std::atomic<uint64_t> rate_admitted_local{0};
   std::atomic<uint64_t> rate_limited_local{0};
+  std::atomic<uint64_t> rate_admitted_replica{0};
+  std::atomic<uint64_t> rate_limited_replica{0};
   std::atomic<uint64_t> rate_unavailable{0};
   // 1 while decisions are local (the last admission's Redis call got no answer).
   std::atomic<int> rate_degraded{0};

@@ -132,6 +132,36 @@ def intake_calls_are_limited_per_client_address_and_link():
 
 
 @test
+def page_views_count_in_each_replicas_own_window_and_leave_the_shared_one_alone():
+    ws = Workspace()
+    ws.link(slug="viewed", questions=[{"prompt": "Why?", "field_key": "why"}])
+    with SecondGateway(INTAKE_RATE_LIMIT="5", TRUSTED_PROXIES="127.0.0.1") as b:
+        def on_b(path, address):
+            return request("GET", path, headers={"Host": ws.info["host"],
+                                                 "X-Forwarded-For": address},
+                           gateway=f"127.0.0.1:{b.port}")
+        admin = b.admin_url
+        before = metrics(admin).get('gateway_rate_limit_decisions_total{source="replica",'
+                                    'outcome="admitted"}', 0)
+        for i in range(5):
+            r = on_b("/i/viewed", "198.51.100.9")
+            expect(r, 200)
+            assert _int(r, "RateLimit-Remaining") == 4 - i and _int(r, "RateLimit-Limit") == 5
+        refused = on_b("/i/viewed", "198.51.100.9")
+        expect(refused, 429, "RATE_LIMITED")
+        assert _int(refused, "Retry-After") >= 1
+        assert metrics(admin)['gateway_rate_limit_decisions_total{source="replica",'
+                              'outcome="admitted"}'] == before + 5
+        # Nothing was written to the shared window: the respondent's calls still have it all.
+        assert redis("EXISTS", f"fb:rate:{{intake:{ws.uuid}:viewed:198.51.100.9}}") == "0"
+        r = on_b("/i/viewed/form/", "198.51.100.9")
+        expect(r, 200)
+        assert _int(r, "RateLimit-Remaining") == 4
+        # Another replica's own window: the page is viewed there afresh.
+        expect(request("GET", "/i/viewed", headers={"Host": ws.info["host"]}), 200)
+
+
+@test
 def the_redis_window_script_agrees_with_the_reference_arithmetic():
     stack_unit_tests("services/gateway/gateway_tests", "[.redis]")
 

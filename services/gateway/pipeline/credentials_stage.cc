@@ -29,6 +29,10 @@ std::vector<RedisCommand> CredentialsStage::roundTrip(RequestContext& ctx) const
   // An API key's admission is its lookup, sent by the KeyAuthenticator.
   if (limiter_ && ctx.route->attributes.access == Access::kPublic) {
     if (auto subject = limiter_->subjectOf(ctx)) {
+      if (ctx.route->attributes.rate_window == RateWindow::kReplica) {
+        ctx.rate_decided = limiter_->admitHere(subject->name, subject->limit);
+        return commands;
+      }
       ctx.rate_decided = limiter_->takeGranted(subject->name);
       if (!ctx.rate_decided) {
         ctx.admission_sent = true;

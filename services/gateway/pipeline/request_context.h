@@ -97,6 +97,14 @@ enum class Access {
   kAsset,   // the intake page's scripts and styles: the same for every host, not counted
 };
 
+// The window a public route's calls count in (docs/api.md "Plans and rate limits").
+enum class RateWindow {
+  kShared,   // every replica's, in Redis: what the respondent's writes count in
+  kReplica,  // this replica's own (local_rate_limiter.h): views of a page the gateway keeps,
+             // which cost a replica nothing worth sharing, where a window written to Redis and
+             // expired again per respondent was half of a view's cost
+};
+
 // What a route declares about itself; the pipeline's stages read these, not the path. Routes
 // name what applies with designated initializers, e.g.
 //   RouteAttributes{.scope = scopes::kLinksWrite, .idempotent = true,
@@ -105,6 +113,8 @@ struct RouteAttributes {
   Access access = Access::kApiKey;
   // With kApiKey: the scope the key must hold.
   std::string_view scope = {};
+  // With kPublic: the window its calls count in.
+  RateWindow rate_window = RateWindow::kShared;
   // A POST that honours Idempotency-Key (docs/api.md "Idempotency").
   bool idempotent = false;
   // With kPublic, a call on a started response: without an X-Response-Token header it is

@@ -7,9 +7,10 @@ namespace feedback::gateway {
 RateDecision LocalRateLimiter::admit(std::string_view subject, int limit, int64_t now_ms) {
   Shard& shard = shards_[std::hash<std::string_view>{}(subject) % kShards];
   std::lock_guard lock(shard.mutex);
-  auto it = shard.windows.find(std::string(subject));
+  auto it = shard.windows.find(subject);
   if (it == shard.windows.end()) {
-    if (shard.windows.size() >= max_per_shard_) {
+    if (shard.windows.size() >= max_per_shard_ && now_ms - shard.swept_ms >= 1000) {
+      shard.swept_ms = now_ms;
       std::erase_if(shard.windows,
                     [now_ms](const auto& entry) { return entry.second.idleAt(now_ms); });
     }

@@ -1,11 +1,15 @@
 #pragma once
-// This replica's own rate windows, used while the shared ones in Redis cannot be reached
-// (fail open, as Envoy's rate-limit filter does by default): each replica then admits up to
-// the limit by itself. Bounded: at most `max_subjects` windows, idle ones dropped first;
-// beyond that a new subject is admitted uncounted rather than evicting a busy one.
+// This replica's own rate windows: used while the shared ones in Redis cannot be reached
+// (fail open, as Envoy's rate-limit filter does by default), each replica then admitting up to
+// the limit by itself; and for views of the intake page (RateWindow::kReplica). Bounded: at
+// most `max_subjects` windows. When full, idle ones are dropped, at most once a second per
+// shard (a sweep visits every window of its shard: once per new subject, a flood of new
+// client addresses cost a scan each); a new subject that finds no room is admitted uncounted
+// rather than evicting a busy one.
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -25,9 +29,14 @@ class LocalRateLimiter {
 
  private:
   static constexpr std::size_t kShards = 16;
+  struct SubjectHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
   struct Shard {
     mutable std::mutex mutex;
-    std::unordered_map<std::string, SlidingWindow> windows;
+    std::unordered_map<std::string, SlidingWindow, SubjectHash, std::equal_to<>> windows;
+    int64_t swept_ms = 0;  // when idle windows were last dropped
   };
   const std::size_t max_per_shard_;
   std::array<Shard, kShards> shards_;

@@ -19,7 +19,8 @@ RateLimiter::RateLimiter(RedisReader& redis, Metrics& metrics, RateLimitSettings
       grant_min_(std::to_string(kGrantMinLimit)),
       grant_share_(std::to_string(kGrantShare)),
       grant_max_(std::to_string(kGrantMax)),
-      local_(settings.local_subjects) {
+      local_(settings.local_subjects),
+      replica_(settings.local_subjects) {
   redis_.addScript(script_.text());
 }
 
@@ -46,6 +47,12 @@ std::optional<RateLimiter::Subject> RateLimiter::subjectOf(const RequestContext&
 std::optional<RateDecision> RateLimiter::takeGranted(std::string_view subject) {
   auto decision = grants_.take(subject, std::chrono::steady_clock::now());
   if (decision) shared(*decision);
+  return decision;
+}
+
+RateDecision RateLimiter::admitHere(std::string_view subject, int limit) {
+  RateDecision decision = replica_.admit(subject, limit, clock_());
+  ++(decision.admitted ? metrics_.rate_admitted_replica : metrics_.rate_limited_replica);
   return decision;
 }
 

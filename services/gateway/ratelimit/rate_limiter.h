@@ -56,6 +56,8 @@ class RateLimiter {
   // KeyAuthenticator as an API key's lookup (keyAdmission), by the credentials stage for
   // public routes (admission).
   std::optional<RateDecision> takeGranted(std::string_view subject);
+  // A call of a route counted in this replica's window alone (RateWindow::kReplica).
+  RateDecision admitHere(std::string_view subject, int limit);
   // The admission of a request with an API key: the limit is read from its cached record.
   std::vector<std::string> keyAdmission(std::string_view key_hash) const;
   // The admission of `subject` against `limit` requests per minute.
@@ -94,7 +96,8 @@ class RateLimiter {
   const RedisScript script_;
   const std::string window_seconds_;
   const std::string grant_min_, grant_share_, grant_max_;
-  LocalRateLimiter local_;
+  LocalRateLimiter local_;    // while Redis does not answer
+  LocalRateLimiter replica_;  // RateWindow::kReplica
   LocalGrants grants_;
   std::atomic<bool> degraded_{false};
 };

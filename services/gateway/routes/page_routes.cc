@@ -61,11 +61,14 @@ HttpResponse assetResponse(const RequestContext& ctx, const PageAsset& asset) {
 }  // namespace
 
 void addPageRoutes(Routes& routes, IntakeLinks& links) {
-  RouteEntry page = intakeRoute(
-      links, RouteAttributes{.access = Access::kPublic, .rpcs = {"LinksService/GetLinkBySlug"}},
-      [](const ContextPtr&, Respond respond, std::shared_ptr<const IntakeForm> form) {
-        respond(pageResponse(200, form->page_html));
-      });
+  RouteEntry page =
+      intakeRoute(links,
+                  RouteAttributes{.access = Access::kPublic,
+                                  .rate_window = RateWindow::kReplica,
+                                  .rpcs = {"LinksService/GetLinkBySlug"}},
+                  [](const ContextPtr&, Respond respond, std::shared_ptr<const IntakeForm> form) {
+                    respond(pageResponse(200, form->page_html));
+                  });
   // An unknown slug is a page too, for people; API clients read the status.
   page.run = [run = std::move(page.run)](const ContextPtr& ctx, Respond respond) {
     run(ctx, [respond](HttpResponse response) {
