@@ -50,7 +50,7 @@ class GatewayRoutes {
   LinkDocuments documents_;
   IntakeLinks intake_links_;
   ResponsePageCache page_cache_;
-  ResponsePages pages_;
+  KeptPages pages_;
   SubmissionBatcher submissions_;
   const api::MediaUrls media_urls_;
   Routes routes_;

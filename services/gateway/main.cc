@@ -101,8 +101,7 @@ int main(int argc, char** argv) {
     const ClientAddresses clients(config.trusted_proxies);
     RateLimiter limiter(reader, metrics, config.rate_limits, clients);
     RateLimiter* admissions = config.rate_limits.enabled ? &limiter : nullptr;
-    RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout, admissions,
-                                        &loops);
+    RedisKeyAuthenticator authenticator(redis, *tokens, metrics, config.backend_timeout, &loops);
     ResponseFinish finish(metrics, config.access_log);
     Pipeline pipeline(
         buildStages({

@@ -14,39 +14,36 @@
 #include "common/redis/redis_client.h"
 #include "feedback/common/v1/common.pb.h"
 #include "services/gateway/auth/caller_records.h"
-#include "services/gateway/ratelimit/sliding_window.h"
+#include "services/gateway/pipeline/redis_round_trip.h"
 
 namespace feedback::gateway {
-
-using RedisReplies = std::vector<std::optional<RedisReply>>;
-using RedisCommand = std::vector<std::string>;
 
 struct AuthOutcome {
   enum class Kind { kAccepted, kRejected, kUnavailable };
   Kind kind = Kind::kRejected;
   CallerPtr caller = {};
-  // The answers to the commands sent with the API key's lookup, one per command; nullopt
-  // when Redis did not answer.
-  RedisReplies prefetched = {};
-  // When the key was looked up through the rate limit's admission script (which counts the
-  // request in the same command): its answer, nullopt when Redis did not answer.
-  bool admission_sent = false;
-  std::optional<RedisReply> admission = {};
-  // Or, without an admission, the decision made from an earlier grant or refusal.
-  std::optional<RateDecision> rate_decided = {};
 };
 
 class KeyAuthenticator {
  public:
   using Done = std::function<void(AuthOutcome)>;
   virtual ~KeyAuthenticator() = default;
-  // `key_hash`: keyHash() of a key that looksLikeApiKey. `done` runs exactly once, on any
-  // thread. `prefetch` goes in the same Redis round trip as the lookup of the key record.
-  virtual void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
-                            Done done) = 0;
+  // Looks up the key whose hash is `key_hash` (keyHash() of a key that looksLikeApiKey) in
+  // the request's round trip, and sends it: the key's record is read from the answer at
+  // `admission` when the rate limit's admission script reads it (rate_window_script.h), else
+  // by a GET added here. `trip` must outlive the call; `done` runs exactly once, on any
+  // thread, with the trip's answers in it.
+  virtual void authenticate(std::string_view key_hash, RedisRoundTrip& trip,
+                            std::optional<RedisRoundTrip::Slot> admission, Done done) = 0;
   // Whether the key is still valid now, asked again when a revocation may have been missed:
   // false only when it is known to be revoked (unknown counts as valid).
   virtual void stillValid(std::string_view key_hash, std::function<void(bool)> done) = 0;
+  // The caller the calling loop found `key_hash` valid for (foundValid) no longer ago than a
+  // refusal kept here may last (LocalGrants::kMaxRefusal); null otherwise. A request that
+  // such a refusal decides then needs no lookup (counted as a lookup skipped).
+  virtual CallerPtr recentlyValid(std::string_view key_hash) = 0;
+  // `key_hash` was found valid now, for `caller`, by a request its rate limit refused.
+  virtual void foundValid(std::string_view key_hash, CallerPtr caller) = 0;
 };
 
 // True for a well-formed key: "sk_live_" followed by base62 characters.

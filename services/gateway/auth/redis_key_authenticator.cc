@@ -4,6 +4,8 @@
 #include "common/core/errors.h"
 #include "common/grpc/grpc_kit.h"
 #include "common/redis/key_cache.h"
+#include "services/gateway/ratelimit/local_grants.h"
+#include "services/gateway/ratelimit/rate_window_script.h"
 
 namespace feedback::gateway {
 
@@ -23,80 +25,44 @@ std::string keyHash(std::string_view key) {
   return crypto::sha256Hex(key);
 }
 
-void RedisKeyAuthenticator::authenticate(std::string_view key_hash,
-                                         std::vector<RedisCommand> prefetch, Done done) {
-  std::string hash(key_hash);
-  const std::size_t extra = prefetch.size();
-  done = [extra, done = std::move(done)](AuthOutcome outcome) {
-    outcome.prefetched.resize(extra);
-    done(std::move(outcome));
-  };
-  std::vector<RedisCommand> commands;
-  commands.reserve(1 + prefetch.size());
-  // With rate limits the key's lookup is its admission, unless a grant or a refusal kept
-  // here already decides the request.
-  std::optional<RateDecision> decided = limiter_ ? limiter_->takeGranted(hash) : std::nullopt;
-  const bool admit = limiter_ && !decided;
-  commands.push_back(admit ? limiter_->keyAdmission(hash)
-                           : RedisCommand{"GET", keycache::redisKey(hash)});
-  for (auto& command : prefetch) commands.push_back(std::move(command));
-  if (decided) {
-    done = [decided, done = std::move(done)](AuthOutcome outcome) {
-      outcome.rate_decided = decided;
-      done(std::move(outcome));
-    };
-  }
-  // Refused by a refusal kept here, for a key this loop found valid within the refusal's
-  // longest life: 429 needs no lookup. A revocation since comes by its channel, and the way
-  // out (CredentialsStage::encode) answers 401 for it, or asks Redis when the channel may have
-  // missed one.
-  const bool refused_here = decided && !decided->admitted;
-  if (refused_here) {
-    const auto now = std::chrono::steady_clock::now();
-    if (auto caller = records_.recent(hash, now, LocalGrants::kMaxRefusal)) {
-      ++metrics_.key_lookups_skipped;
-      return done(AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller), {}});
-    }
-  }
-  redis_.pipeline(std::move(commands), [this, admit, refused_here, hash = std::move(hash),
-                                        done = std::move(done)](RedisReplies replies) mutable {
-    RedisReplies prefetched(std::make_move_iterator(replies.begin() + 1),
-                            std::make_move_iterator(replies.end()));
-    std::optional<RedisReply> reply = std::move(replies[0]);
-    // Whether this request is refused: its key's validity, found now, then spares the lookups
-    // of the requests its kept refusal decides (above). Admitted requests keep nothing.
-    bool refused = refused_here;
-    if (admit) {
-      auto admission = std::move(reply);
-      reply = RateLimiter::recordIn(admission);
-      const auto answer = RateLimiter::read(admission);
-      refused = answer.outcome == RateLimiter::Outcome::kCounted && !answer.decision.admitted;
-      done = [admission = std::move(admission),
-              done = std::move(done)](AuthOutcome outcome) mutable {
-        outcome.admission_sent = true;
-        outcome.admission = std::move(admission);
-        done(std::move(outcome));
-      };
-    }
-    if (!reply || reply->type == RedisReply::Type::kError) {
-      ++metrics_.key_cache_bypassed;
-      return verify(std::move(hash), false, {}, std::move(done));
-    }
-    if (reply->type == RedisReply::Type::kString) {
-      if (reply->str == keycache::kRevoked) {
-        ++metrics_.key_cache_hits;
-        return done(AuthOutcome{AuthOutcome::Kind::kRejected});
-      }
-      if (auto caller = records_.parse(reply->str)) {
-        ++metrics_.key_cache_hits;
-        if (refused) records_.accepted(hash, caller, std::chrono::steady_clock::now());
-        return done(
-            AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller), std::move(prefetched)});
-      }
-    }
-    ++metrics_.key_cache_misses;
-    verify(std::move(hash), true, std::move(prefetched), std::move(done));
-  });
+void RedisKeyAuthenticator::authenticate(std::string_view key_hash, RedisRoundTrip& trip,
+                                         std::optional<RedisRoundTrip::Slot> admission, Done done) {
+  const RedisRoundTrip::Slot record =
+      admission ? *admission : trip.add({"GET", keycache::redisKey(key_hash)});
+  redis_.pipeline(trip.send(redis_.connectionEpoch()),
+                  [this, &trip, record, in_admission = admission.has_value(),
+                   hash = std::string(key_hash), done = std::move(done)](RedisReplies replies) {
+                    trip.receive(std::move(replies), redis_.connectionEpoch());
+                    auto reply = in_admission ? ratewindow::keyRecordIn(trip.answer(record))
+                                              : trip.take(record);
+                    if (!reply || reply->type == RedisReply::Type::kError) {
+                      ++metrics_.key_cache_bypassed;
+                      return verify(std::move(hash), false, std::move(done));
+                    }
+                    if (reply->type == RedisReply::Type::kString) {
+                      if (reply->str == keycache::kRevoked) {
+                        ++metrics_.key_cache_hits;
+                        return done(AuthOutcome{AuthOutcome::Kind::kRejected});
+                      }
+                      if (auto caller = records_.parse(reply->str)) {
+                        ++metrics_.key_cache_hits;
+                        return done(AuthOutcome{AuthOutcome::Kind::kAccepted, std::move(caller)});
+                      }
+                    }
+                    ++metrics_.key_cache_misses;
+                    verify(std::move(hash), true, std::move(done));
+                  });
+}
+
+CallerPtr RedisKeyAuthenticator::recentlyValid(std::string_view key_hash) {
+  auto caller =
+      records_.recent(key_hash, std::chrono::steady_clock::now(), LocalGrants::kMaxRefusal);
+  if (caller) ++metrics_.key_lookups_skipped;
+  return caller;
+}
+
+void RedisKeyAuthenticator::foundValid(std::string_view key_hash, CallerPtr caller) {
+  records_.accepted(key_hash, std::move(caller), std::chrono::steady_clock::now());
 }
 
 void RedisKeyAuthenticator::stillValid(std::string_view key_hash, std::function<void(bool)> done) {
@@ -108,14 +74,13 @@ void RedisKeyAuthenticator::stillValid(std::string_view key_hash, std::function<
                      if (records_.parse(reply->str)) return done(true);
                    }
                    // Not cached (Redis restarted, or it does not answer): the tokens service knows.
-                   verify(hash, false, {}, [done](AuthOutcome outcome) {
+                   verify(hash, false, [done](AuthOutcome outcome) {
                      done(outcome.kind != AuthOutcome::Kind::kRejected);
                    });
                  });
 }
 
-void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, RedisReplies prefetched,
-                                   Done done) {
+void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, Done done) {
   struct Call {
     grpc::ClientContext client;
     feedback::tokens::v1::VerifyKeyRequest request;
@@ -126,8 +91,7 @@ void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, RedisR
   call->client.set_deadline(std::chrono::system_clock::now() + timeout_);
   tokens_.async()->VerifyKey(
       &call->client, &call->request, &call->response,
-      [this, call, fill_cache, prefetched = std::move(prefetched),
-       done = std::move(done)](grpc::Status status) mutable {
+      [this, call, fill_cache, done = std::move(done)](grpc::Status status) mutable {
         if (!status.ok()) {
           ApiError error = grpckit::fromStatus(status);
           auto kind = error.code() == ErrorCode::kInvalidApiKey ? AuthOutcome::Kind::kRejected
@@ -147,8 +111,7 @@ void RedisKeyAuthenticator::verify(std::string key_hash, bool fill_cache, RedisR
         }
         done(AuthOutcome{AuthOutcome::Kind::kAccepted,
                          std::make_shared<const feedback::common::v1::Caller>(
-                             std::move(*call->response.mutable_caller())),
-                         std::move(prefetched)});
+                             std::move(*call->response.mutable_caller()))});
       });
 }
 

@@ -9,37 +9,30 @@
 #include "feedback/tokens/v1/tokens.grpc.pb.h"
 #include "services/gateway/auth/key_authenticator.h"
 #include "services/gateway/metrics.h"
-#include "services/gateway/ratelimit/rate_limiter.h"
 
 namespace feedback::gateway {
 
 class RedisKeyAuthenticator final : public KeyAuthenticator {
  public:
-  // `limiter`: when rate limits are on, the key is looked up by its admission script, which
-  // counts the request in the same command (RateLimiter::keyAdmission); null, by a GET.
   // `loops`: whose threads keep the callers of records parsed (CallerRecords); may be null.
   RedisKeyAuthenticator(RedisClient& redis, feedback::tokens::v1::TokensService::Stub& tokens,
-                        Metrics& metrics, std::chrono::milliseconds timeout, RateLimiter* limiter,
+                        Metrics& metrics, std::chrono::milliseconds timeout,
                         IoThreads* loops = nullptr)
-      : redis_(redis),
-        tokens_(tokens),
-        metrics_(metrics),
-        timeout_(timeout),
-        limiter_(limiter),
-        records_(loops) {}
+      : redis_(redis), tokens_(tokens), metrics_(metrics), timeout_(timeout), records_(loops) {}
 
-  void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
-                    Done done) override;
+  void authenticate(std::string_view key_hash, RedisRoundTrip& trip,
+                    std::optional<RedisRoundTrip::Slot> admission, Done done) override;
   void stillValid(std::string_view key_hash, std::function<void(bool)> done) override;
+  CallerPtr recentlyValid(std::string_view key_hash) override;
+  void foundValid(std::string_view key_hash, CallerPtr caller) override;
 
  private:
-  void verify(std::string key_hash, bool fill_cache, RedisReplies prefetched, Done done);
+  void verify(std::string key_hash, bool fill_cache, Done done);
 
   RedisClient& redis_;
   feedback::tokens::v1::TokensService::Stub& tokens_;
   Metrics& metrics_;
   const std::chrono::milliseconds timeout_;
-  RateLimiter* limiter_;
   CallerRecords records_;
 };
 

@@ -18,42 +18,11 @@ bool isJsonMediaType(std::string_view content_type) {
       trim(content_type.substr(0, content_type.find(';')), kHttpWhitespace), "application/json");
 }
 
-std::vector<RedisCommand> CredentialsStage::roundTrip(RequestContext& ctx) const {
-  std::vector<RedisCommand> commands;
+void CredentialsStage::assemble(RequestContext& ctx) const {
   if (ctx.route->prefetch) {
-    ctx.prefetch_sent = ctx.route->prefetch(ctx);
-    ctx.prefetch_epoch = reader_.connectionEpoch();
-    ctx.prefetch_sent_at = std::chrono::steady_clock::now();
-    commands = ctx.prefetch_sent;
+    for (auto& command : ctx.route->prefetch(ctx)) ctx.redis.add(std::move(command));
   }
-  // An API key's admission is its lookup, sent by the KeyAuthenticator.
-  if (limiter_ && ctx.route->attributes.access == Access::kPublic) {
-    if (auto subject = limiter_->subjectOf(ctx)) {
-      if (ctx.route->attributes.rate_window == RateWindow::kReplica) {
-        ctx.rate_decided = limiter_->admitHere(subject->name, subject->limit);
-        return commands;
-      }
-      ctx.rate_decided = limiter_->takeGranted(subject->name);
-      if (!ctx.rate_decided) {
-        ctx.admission_sent = true;
-        ctx.admission_sent_at = std::chrono::steady_clock::now();
-        commands.push_back(limiter_->admission(subject->name, subject->limit));
-        ctx.rate_subject = std::move(subject->name);
-      }
-    }
-  }
-  return commands;
-}
-
-void CredentialsStage::received(RequestContext& ctx, RedisReplies replies) const {
-  // roundTrip() put the admission last (public routes).
-  if (ctx.admission_sent && !replies.empty()) {
-    ctx.admission = std::move(replies.back());
-    replies.pop_back();
-  }
-  ctx.prefetched = std::move(replies);
-  // A reconnection while the read was under way: the answers may come from either connection.
-  if (reader_.connectionEpoch() != ctx.prefetch_epoch) ctx.prefetch_epoch = 0;
+  if (limiter_) limiter_->prepare(ctx);
 }
 
 void CredentialsStage::decode(const ContextPtr& ctx, Chain chain) {
@@ -62,6 +31,18 @@ void CredentialsStage::decode(const ContextPtr& ctx, Chain chain) {
   if (attributes.access == Access::kPublic) return publicHost(ctx, std::move(chain));
   apiKey(ctx, std::move(chain));
 }
+
+namespace {
+
+// Whether the request's rate limit refuses it: by a refusal kept here, or by its admission.
+bool refused(const RequestContext& ctx) {
+  if (ctx.rate.decided) return !ctx.rate.decided->admitted;
+  if (!ctx.rate.admission) return false;
+  const auto answer = RateLimiter::read(ctx.redis.answer(*ctx.rate.admission));
+  return answer.outcome == RateLimiter::Outcome::kCounted && !answer.decision.admitted;
+}
+
+}  // namespace
 
 void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
   std::string_view key = bearerToken(ctx->request.header("authorization"));
@@ -72,28 +53,36 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
   if (!looksLikeApiKey(key)) {
     return chain.reply(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
   }
-  ctx->key_hash = keyHash(key);
-  ctx->revocation_mark = revoked_.mark();
-  ctx->admission_sent_at = std::chrono::steady_clock::now();
-  auto commands = roundTrip(*ctx);
-  keys_.authenticate(ctx->key_hash, std::move(commands), [this, ctx, chain](AuthOutcome outcome) {
-    switch (outcome.kind) {
-      case AuthOutcome::Kind::kRejected:
-        return chain.reply(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
-      case AuthOutcome::Kind::kUnavailable:
-        return chain.reply(errorResponse(
-            ApiError(ErrorCode::kServiceUnavailable, "Authentication is unavailable."),
-            ctx->request_id));
-      case AuthOutcome::Kind::kAccepted:
-        break;
+  ctx->key.hash = keyHash(key);
+  ctx->key.revocation_mark = revoked_.mark();
+  assemble(*ctx);
+  // Refused by a refusal kept here, for a key this loop found valid within the refusal's
+  // longest life: 429 needs no lookup. A revocation since comes by its channel, and the way
+  // out (encode) answers 401 for it, or asks Redis when the channel may have missed one.
+  if (ctx->rate.decided && !ctx->rate.decided->admitted) {
+    if (auto caller = keys_.recentlyValid(ctx->key.hash)) {
+      ctx->caller = std::move(caller);
+      return chain.next();
     }
-    ctx->caller = std::move(outcome.caller);
-    received(*ctx, std::move(outcome.prefetched));
-    ctx->admission_sent = outcome.admission_sent;
-    ctx->rate_decided = outcome.rate_decided;
-    ctx->admission = std::move(outcome.admission);
-    chain.next();
-  });
+  }
+  keys_.authenticate(
+      ctx->key.hash, ctx->redis, ctx->rate.admission, [this, ctx, chain](AuthOutcome outcome) {
+        switch (outcome.kind) {
+          case AuthOutcome::Kind::kRejected:
+            return chain.reply(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
+          case AuthOutcome::Kind::kUnavailable:
+            return chain.reply(errorResponse(
+                ApiError(ErrorCode::kServiceUnavailable, "Authentication is unavailable."),
+                ctx->request_id));
+          case AuthOutcome::Kind::kAccepted:
+            break;
+        }
+        ctx->caller = std::move(outcome.caller);
+        // The key's validity, found now, spares the lookups of the requests a refusal kept
+        // here decides (above). Admitted requests keep nothing.
+        if (refused(*ctx)) keys_.foundValid(ctx->key.hash, ctx->caller);
+        chain.next();
+      });
 }
 
 void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
@@ -111,14 +100,13 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
         break;
     }
     ctx->caller = std::move(outcome.caller);
-    auto commands = roundTrip(*ctx);
-    if (commands.empty()) return chain.next();
-    const std::size_t count = commands.size();
-    reader_.read(std::move(commands), [this, ctx, chain, count](RedisReplies replies) {
-      replies.resize(count);
-      received(*ctx, std::move(replies));
-      chain.next();
-    });
+    assemble(*ctx);
+    if (ctx->redis.empty()) return chain.next();
+    reader_.read(ctx->redis.send(reader_.connectionEpoch()),
+                 [this, ctx, chain](RedisReplies replies) {
+                   ctx->redis.receive(std::move(replies), reader_.connectionEpoch());
+                   chain.next();
+                 });
   });
 }
 
@@ -127,17 +115,19 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
 namespace feedback::gateway {
 
 void CredentialsStage::encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) {
-  if (ctx->key_hash.empty() || ctx->revokes_own_key || response.status == 401) {
+  if (ctx->key.hash.empty() || ctx->key.revokes_own_key || response.status == 401) {
     return unwind.next(std::move(response));
   }
-  if (revoked_.contains(ctx->key_hash)) {
+  if (revoked_.contains(ctx->key.hash)) {
     // The key was revoked while this request was being processed.
     return unwind.next(errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
   }
-  if (!revoked_.mayHaveMissed(ctx->revocation_mark)) return unwind.next(std::move(response));
+  if (!revoked_.mayHaveMissed(ctx->key.revocation_mark)) {
+    return unwind.next(std::move(response));
+  }
   // The channel was down for part of the request: a revocation may have gone unheard.
   keys_.stillValid(
-      ctx->key_hash, [ctx, unwind, response = std::move(response)](bool valid) mutable {
+      ctx->key.hash, [ctx, unwind, response = std::move(response)](bool valid) mutable {
         unwind.next(valid ? std::move(response)
                           : errorResponse(ApiError(ErrorCode::kInvalidApiKey), ctx->request_id));
       });

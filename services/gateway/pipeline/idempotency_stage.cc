@@ -83,13 +83,13 @@ void IdempotencyStage::decode(const ContextPtr& ctx, Chain chain) {
     throw ApiError(ErrorCode::kValidationError, "Idempotency-Key must be 1 to 255 characters.",
                    {{"Idempotency-Key", "must be 1 to 255 characters"}});
   }
-  ctx->idempotency_secret = crypto::hmacSha256(key, "feedback idempotency v1\n" + scopeOf(*ctx));
+  ctx->idempotency.secret = crypto::hmacSha256(key, "feedback idempotency v1\n" + scopeOf(*ctx));
   std::string fingerprint = crypto::toHex(crypto::hmacSha256(
-      ctx->idempotency_secret, request.method + ' ' + request.target + '\n' + request.body));
-  ctx->idempotency_record = "fb:idem:" + crypto::sha256Hex(ctx->idempotency_secret);
-  ctx->idempotency_claim = 'P' + fingerprint + crypto::randomBase62(16);
+      ctx->idempotency.secret, request.method + ' ' + request.target + '\n' + request.body));
+  ctx->idempotency.record = "fb:idem:" + crypto::sha256Hex(ctx->idempotency.secret);
+  ctx->idempotency.claim = 'P' + fingerprint + crypto::randomBase62(16);
   redis_.command(
-      {"SET", ctx->idempotency_record, ctx->idempotency_claim, "NX", "PX", claim_ms_, "GET"},
+      {"SET", ctx->idempotency.record, ctx->idempotency.claim, "NX", "PX", claim_ms_, "GET"},
       [this, ctx, chain](std::optional<RedisReply> reply) { claimed(ctx, chain, reply); });
 }
 
@@ -97,14 +97,14 @@ void IdempotencyStage::claimed(const ContextPtr& ctx, const Chain& chain,
                                const std::optional<RedisReply>& reply) {
   if (!reply || reply->type == RedisReply::Type::kError) {
     ++metrics_.idempotency_unavailable;
-    ctx->idempotency_record.clear();
+    ctx->idempotency.record.clear();
     return chain.reply(unavailable(*ctx));
   }
   if (reply->type == RedisReply::Type::kNil) return chain.next();  // the key is ours
   const std::string held = reply->str;
-  ctx->idempotency_record.clear();  // someone else's: nothing to store on the way out
+  ctx->idempotency.record.clear();  // someone else's: nothing to store on the way out
   std::string_view fingerprint =
-      std::string_view(ctx->idempotency_claim).substr(1, kFingerprintLength);
+      std::string_view(ctx->idempotency.claim).substr(1, kFingerprintLength);
   if (held.size() < 1 + kFingerprintLength ||
       std::string_view(held).substr(1, kFingerprintLength) != fingerprint) {
     ++metrics_.idempotency_reused;
@@ -114,7 +114,7 @@ void IdempotencyStage::claimed(const ContextPtr& ctx, const Chain& chain,
     ++metrics_.idempotency_in_use;
     return chain.reply(errorResponse(ApiError(ErrorCode::kIdempotencyKeyInUse), ctx->request_id));
   }
-  auto opened = boxOf(ctx->idempotency_secret).open(held.substr(1 + kFingerprintLength));
+  auto opened = boxOf(ctx->idempotency.secret).open(held.substr(1 + kFingerprintLength));
   auto replay = opened ? restoreResponse(*opened) : std::nullopt;
   if (held[0] != 'D' || !replay) {
     log::error("idempotency_record_unreadable", {{"request_id", ctx->request_id}});
@@ -126,17 +126,17 @@ void IdempotencyStage::claimed(const ContextPtr& ctx, const Chain& chain,
 }
 
 void IdempotencyStage::encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) {
-  if (ctx->idempotency_record.empty()) return unwind.next(std::move(response));
+  if (ctx->idempotency.record.empty()) return unwind.next(std::move(response));
   if (response.status >= 500) {
-    redis_.command(release_.call({ctx->idempotency_record}, {ctx->idempotency_claim}),
+    redis_.command(release_.call({ctx->idempotency.record}, {ctx->idempotency.claim}),
                    [](std::optional<RedisReply>) {});
     return unwind.next(std::move(response));
   }
-  std::string value = 'D' + ctx->idempotency_claim.substr(1, kFingerprintLength) +
-                      boxOf(ctx->idempotency_secret).seal(storeResponse(response));
+  std::string value = 'D' + ctx->idempotency.claim.substr(1, kFingerprintLength) +
+                      boxOf(ctx->idempotency.secret).seal(storeResponse(response));
   redis_.command(
-      store_.call({ctx->idempotency_record},
-                  {ctx->idempotency_claim, value, std::to_string(kAnswerKeptSeconds)}),
+      store_.call({ctx->idempotency.record},
+                  {ctx->idempotency.claim, value, std::to_string(kAnswerKeptSeconds)}),
       // The answer waits until it is stored, so that a retry arriving right after it replays.
       [this, ctx, unwind, response = std::move(response)](std::optional<RedisReply> reply) mutable {
         if (!reply || reply->type != RedisReply::Type::kInteger || reply->integer != 1) {

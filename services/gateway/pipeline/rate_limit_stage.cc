@@ -30,23 +30,23 @@ void setRateLimitHeaders(const RateDecision& decision, HttpResponse& response) {
 
 void RateLimitStage::decode(const ContextPtr& ctx, Chain chain) {
   if (ctx->route->attributes.access == Access::kAsset) return chain.next();
-  if (ctx->rate_decided) return apply(ctx, chain, ctx->rate_decided);
+  if (ctx->rate.decided) return apply(ctx, chain, ctx->rate.decided);
   RateLimiter::Answer answer;
-  if (ctx->admission_sent) {
-    answer = RateLimiter::read(ctx->admission);
+  if (ctx->rate.admission) {
+    answer = RateLimiter::read(ctx->redis.answer(*ctx->rate.admission));
     // The usual case needs nothing else: counted in the credentials' round trip.
     if (answer.outcome == RateLimiter::Outcome::kCounted) {
       const bool keyed = ctx->route->attributes.access == Access::kApiKey;
       return apply(ctx, chain,
-                   limiter_.decide(answer, keyed ? ctx->key_hash : ctx->rate_subject, 0,
-                                   ctx->admission_sent_at));
+                   limiter_.decide(answer, keyed ? ctx->key.hash : ctx->rate.subject, 0,
+                                   ctx->redis.sentAt()));
     }
   }
   auto subject = limiter_.subjectOf(*ctx);
   if (!subject) return chain.next();
-  if (ctx->admission_sent && answer.outcome == RateLimiter::Outcome::kNoAnswer) {
+  if (ctx->rate.admission && answer.outcome == RateLimiter::Outcome::kNoAnswer) {
     return apply(ctx, chain,
-                 limiter_.decide(answer, subject->name, subject->limit, ctx->admission_sent_at));
+                 limiter_.decide(answer, subject->name, subject->limit, ctx->redis.sentAt()));
   }
   limiter_.admit(
       std::move(subject->name), subject->limit,
@@ -60,7 +60,7 @@ void RateLimitStage::apply(const ContextPtr& ctx, const Chain& chain,
         ApiError(ErrorCode::kServiceUnavailable, "Rate limits cannot be checked now."),
         ctx->request_id));
   }
-  ctx->rate = *decision;
+  ctx->rate.decision = *decision;
   if (decision->admitted) return chain.next();
   HttpResponse refused = errorResponse(ApiError(ErrorCode::kRateLimited), ctx->request_id);
   setRateLimitHeaders(*decision, refused);
@@ -68,7 +68,7 @@ void RateLimitStage::apply(const ContextPtr& ctx, const Chain& chain,
 }
 
 void RateLimitStage::encode(const ContextPtr& ctx, HttpResponse response, Unwind unwind) {
-  if (ctx->rate) setRateLimitHeaders(*ctx->rate, response);
+  if (ctx->rate.decision) setRateLimitHeaders(*ctx->rate.decision, response);
   unwind.next(std::move(response));
 }
 

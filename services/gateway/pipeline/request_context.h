@@ -20,12 +20,12 @@
 #include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/http/message.h"
 #include "services/gateway/http/router.h"
+#include "services/gateway/pipeline/redis_round_trip.h"
 #include "services/gateway/ratelimit/sliding_window.h"
 
 namespace feedback::gateway {
 
 struct RouteEntry;
-using RedisCommand = std::vector<std::string>;
 
 // The caller of a request nobody has established yet: an empty one. It owns nothing (an
 // aliasing pointer to a static), so every request copying it in takes no count shared by all
@@ -34,6 +34,39 @@ inline CallerPtr noCaller() {
   static const feedback::common::v1::Caller kNone;
   return CallerPtr(std::shared_ptr<const void>(), &kNone);
 }
+
+// What CredentialsStage learns of a request's API key (keyed routes).
+struct KeyCheck {
+  // SHA-256 hex of the key; empty on public routes.
+  std::string hash;
+  // The revocation channel's state when the key was checked (RevokedKeys::mayHaveMissed).
+  FeedMark revocation_mark;
+  // Set by the handler that revokes the request's own key: it alone still gets its answer.
+  bool revokes_own_key = false;
+};
+
+// The rate limit's part of a request: written by the RateLimiter while the round trip is
+// assembled, read and decided by RateLimitStage.
+struct RateCheck {
+  // The admission's slot in the round trip, when one was sent (on keyed routes it is also the
+  // key's lookup: the script reads the key's record).
+  std::optional<RedisRoundTrip::Slot> admission;
+  // Public routes: whom the admission counts (RateLimiter::Subject::name).
+  std::string subject;
+  // A decision made without an admission: from what Redis granted or refused before
+  // (local_grants.h), or in the replica's own window (RateWindow::kReplica).
+  std::optional<RateDecision> decided;
+  // The decision applied: its headers go on every answer.
+  std::optional<RateDecision> decision;
+};
+
+// An Idempotency-Key this request holds (IdempotencyStage): the Redis key and the value
+// claiming it, under which its answer is stored on the way out, and the body's digest.
+struct IdempotencyHold {
+  std::string record;
+  std::string claim;
+  std::string secret;
+};
 
 struct RequestContext {
   HttpRequest request;
@@ -50,43 +83,13 @@ struct RequestContext {
   // records (auth/caller_records.h), so never changed: a stage that knows more sets another.
   CallerPtr caller = noCaller();
   boost::json::object body;
-  // The route's prefetch as sent, and one answer per command, in order (nullopt when Redis
-  // did not answer).
-  std::vector<RedisCommand> prefetch_sent;
-  std::vector<std::optional<RedisReply>> prefetched;
-  // The Redis connection's epoch (RedisClient::connectionEpoch) that answered the prefetch,
-  // known when it was the same before the prefetch was sent and after its answer came; 0
-  // when not (Redis reconnected meanwhile), and then nothing read is kept. And the time just
-  // before it was sent: what is kept from its answers is dated no later than the read.
-  uint64_t prefetch_epoch = 0;
-  std::chrono::steady_clock::time_point prefetch_sent_at;
-  // SHA-256 hex of the request's API key; empty on public routes.
-  std::string key_hash;
-  // Set when this request revoked its own key: it alone still gets its answer.
-  bool revokes_own_key = false;
-  // The revocation channel's state when the key was checked (RevokedKeys::mayHaveMissed).
-  FeedMark revocation_mark;
-  // The rate limit's admission, sent in the credentials' round trip when rate limits are on,
-  // and its answer; then the decision the answer carries (its headers go on every answer).
-  bool admission_sent = false;
-  std::chrono::steady_clock::time_point admission_sent_at;
-  std::optional<RedisReply> admission;
-  // Public routes: who the admission counts (RateLimiter::Subject::name).
-  std::string rate_subject;
-  // A decision made without an admission, from what Redis granted before (local_grants.h).
-  std::optional<RateDecision> rate_decided;
-  std::optional<RateDecision> rate;
-  // An Idempotency-Key this request holds (Redis key and the value claiming it): its answer
-  // is stored under it on the way out.
-  std::string idempotency_record;
-  std::string idempotency_claim;
-  std::string idempotency_secret;
-
-  // The prefetched answer at `index`; nullopt when absent or Redis did not answer.
-  const std::optional<RedisReply>& prefetchedAt(std::size_t index) const {
-    static const std::optional<RedisReply> kNone;
-    return index < prefetched.size() ? prefetched[index] : kNone;
-  }
+  // The request's one Redis round trip: the route's prefetch first (the answer to its i-th
+  // command is redis.answer(i)), then the stages' commands.
+  RedisRoundTrip redis;
+  // Each stage's own state: written by that stage (and the parts it calls) alone.
+  KeyCheck key;
+  RateCheck rate;
+  IdempotencyHold idempotency;
 };
 
 using ContextPtr = std::shared_ptr<RequestContext>;

@@ -68,11 +68,10 @@ class CredentialsStage final : public Stage {
  private:
   void apiKey(const ContextPtr& ctx, Chain chain);
   void publicHost(const ContextPtr& ctx, Chain chain);
-  // The round trip's commands after the key's: the route's prefetch (recorded in `ctx` with
-  // the epoch and time it is sent at), then the rate limit's admission.
-  std::vector<RedisCommand> roundTrip(RequestContext& ctx) const;
-  // The answers into `ctx`, and whether the prefetch's epoch is still known.
-  void received(RequestContext& ctx, RedisReplies replies) const;
+  // The request's round trip (redis_round_trip.h), before it goes: the route's prefetch,
+  // then the rate limit's admission (RateLimiter::prepare); on keyed routes the
+  // KeyAuthenticator adds the key's lookup unless the admission is it.
+  void assemble(RequestContext& ctx) const;
 
   KeyAuthenticator& keys_;
   WorkspaceResolver& hosts_;

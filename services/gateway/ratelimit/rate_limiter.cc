@@ -33,7 +33,7 @@ int64_t RateLimiter::systemClock() {
 std::optional<RateLimiter::Subject> RateLimiter::subjectOf(const RequestContext& ctx) const {
   if (!settings_.enabled) return std::nullopt;
   if (ctx.route->attributes.access == Access::kApiKey) {
-    return Subject{ctx.key_hash, ctx.caller->workspace().rate_limit()};
+    return Subject{ctx.key.hash, ctx.caller->workspace().rate_limit()};
   }
   if (settings_.intake_per_minute <= 0) return std::nullopt;
   // Public routes name their link first (/i/{slug}/...).
@@ -42,6 +42,25 @@ std::optional<RateLimiter::Subject> RateLimiter::subjectOf(const RequestContext&
   name += ':';
   name += clients_.of(ctx.request);
   return Subject{std::move(name), settings_.intake_per_minute};
+}
+
+void RateLimiter::prepare(RequestContext& ctx) {
+  if (ctx.route->attributes.access == Access::kApiKey) {
+    if (!settings_.enabled) return;
+    ctx.rate.decided = takeGranted(ctx.key.hash);
+    if (!ctx.rate.decided) ctx.rate.admission = ctx.redis.add(keyAdmission(ctx.key.hash));
+    return;
+  }
+  auto subject = subjectOf(ctx);
+  if (!subject) return;
+  if (ctx.route->attributes.rate_window == RateWindow::kReplica) {
+    ctx.rate.decided = admitHere(subject->name, subject->limit);
+    return;
+  }
+  ctx.rate.decided = takeGranted(subject->name);
+  if (ctx.rate.decided) return;
+  ctx.rate.admission = ctx.redis.add(admission(subject->name, subject->limit));
+  ctx.rate.subject = std::move(subject->name);
 }
 
 std::optional<RateDecision> RateLimiter::takeGranted(std::string_view subject) {
@@ -86,15 +105,6 @@ RateLimiter::Answer RateLimiter::read(const std::optional<RedisReply>& reply) {
     decision.second_left_ms = e[7].integer;
   }
   return {Outcome::kCounted, decision};
-}
-
-std::optional<RedisReply> RateLimiter::recordIn(const std::optional<RedisReply>& reply) {
-  if (!reply || reply->type != RedisReply::Type::kArray) return reply;
-  const auto& e = reply->elements;
-  // {-1, record} uncounted, {admitted, limit, remaining, reset, retry, record} counted; a
-  // nil record at the end of a Lua array is dropped.
-  std::size_t at = !e.empty() && e[0].integer < 0 ? 1 : 5;
-  return at < e.size() ? e[at] : RedisReply{};
 }
 
 void RateLimiter::shared(const RateDecision& decision) {

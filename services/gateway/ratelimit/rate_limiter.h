@@ -51,17 +51,13 @@ class RateLimiter {
     int limit = 0;
   };
   std::optional<Subject> subjectOf(const RequestContext& ctx) const;
-  // A decision made here from what Redis granted or refused before (local_grants.h); when
-  // there is one, the request's round trip carries no admission. Sent by the
-  // KeyAuthenticator as an API key's lookup (keyAdmission), by the credentials stage for
-  // public routes (admission).
-  std::optional<RateDecision> takeGranted(std::string_view subject);
-  // A call of a route counted in this replica's window alone (RateWindow::kReplica).
-  RateDecision admitHere(std::string_view subject, int limit);
-  // The admission of a request with an API key: the limit is read from its cached record.
-  std::vector<std::string> keyAdmission(std::string_view key_hash) const;
-  // The admission of `subject` against `limit` requests per minute.
-  std::vector<std::string> admission(std::string_view subject, int limit) const;
+  // While the request's round trip is assembled (CredentialsStage; `ctx.key.hash` set on
+  // keyed routes): decides the request here when it can (ctx.rate.decided: a grant or refusal
+  // Redis made before, local_grants.h; or a route counted in the replica's own window),
+  // otherwise adds its admission to the trip (ctx.rate.admission). On keyed routes the
+  // admission is also the key's lookup: the script reads the key's record, and the limit in
+  // it.
+  void prepare(RequestContext& ctx);
 
   enum class Outcome { kCounted, kUncounted, kNoAnswer };
   struct Answer {
@@ -70,9 +66,6 @@ class RateLimiter {
   };
   // Reads Redis's answer to an admission command.
   static Answer read(const std::optional<RedisReply>& reply);
-  // The key record a keyAdmission() answer carries (nil when not cached); the answer itself
-  // when it is an error, nullopt when there is none.
-  static std::optional<RedisReply> recordIn(const std::optional<RedisReply>& reply);
 
   // A decision from an admission's answer: counted, the decision (its grant or refusal kept
   // for `subject`; `sent`: when the admission was sent); no answer, the degraded one (nullopt
@@ -86,6 +79,14 @@ class RateLimiter {
  private:
   static int64_t systemClock();
   std::optional<RateDecision> degraded(std::string_view subject, int limit);
+  // A decision made here from what Redis granted or refused before (local_grants.h).
+  std::optional<RateDecision> takeGranted(std::string_view subject);
+  // A call of a route counted in this replica's window alone (RateWindow::kReplica).
+  RateDecision admitHere(std::string_view subject, int limit);
+  // The admission of a request with an API key: the limit is read from its cached record.
+  std::vector<std::string> keyAdmission(std::string_view key_hash) const;
+  // The admission of `subject` against `limit` requests per minute.
+  std::vector<std::string> admission(std::string_view subject, int limit) const;
   void shared(const RateDecision& decision);
 
   RedisReader& redis_;

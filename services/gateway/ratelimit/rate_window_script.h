@@ -19,8 +19,11 @@
 // learns). The record (nil without KEYS[2]) comes back so that the key's lookup needs no
 // command of its own: the script is the key's lookup (RedisKeyAuthenticator).
 
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "common/redis/redis_client.h"
 
 namespace feedback::gateway::ratewindow {
 
@@ -118,6 +121,17 @@ end
 return {admitted, limit, remaining, reset_ms, retry_ms, record or false, granted,
         (now + 1) * 1000 - now_ms}
 )lua";
+
+// The key record in an answer of the script run with KEYS[2] (nil when the key is not
+// cached); the answer itself when it is no array (an error), nullopt when there is none.
+inline std::optional<RedisReply> keyRecordIn(const std::optional<RedisReply>& answer) {
+  if (!answer || answer->type != RedisReply::Type::kArray) return answer;
+  const auto& e = answer->elements;
+  // {-1, record} uncounted, {admitted, limit, remaining, reset, retry, record, ...} counted; a
+  // nil record at the end of a Lua array is dropped.
+  const std::size_t at = !e.empty() && e[0].integer < 0 ? 1 : 5;
+  return at < e.size() ? e[at] : RedisReply{};
+}
 
 inline std::string redisKey(std::string_view subject) {
   std::string out = "fb:rate:{";

@@ -102,16 +102,6 @@ std::string pageKeyOf(const rv1::ListResponsesRequest& request) {
   return pageKey(parts);
 }
 
-// A link whose token is missing or names another count than the one just read: a token for
-// that count, so that later reads can keep pages (common/redis/response_counts.h,
-// kFirstTokenScript).
-void giveFirstToken(RedisClient& redis, const std::string& link_uuid, const std::string& count) {
-  redis.command({"EVAL", std::string(responsecount::kFirstTokenScript), "2",
-                 responsecount::countKey(link_uuid), responsecount::changesKey(link_uuid), count,
-                 newUuid(), std::to_string(responsecount::kTtlSeconds)},
-                [](std::optional<RedisReply>) {});
-}
-
 // `Cache-Control: no-cache` (RFC 9111 section 5.2.1.4): the client wants the page read afresh
 // rather than a kept one, however current.
 bool asksForFreshPage(const HttpRequest& request) {
@@ -119,52 +109,24 @@ bool asksForFreshPage(const HttpRequest& request) {
 }
 
 // A link's list: its pages of completed responses served from, and kept in, the gateway's
-// cache while the link's Redis read allows it (response_page_cache.h). The service lists
-// completed responses when no status is given (responses_service.cc, statusFilter).
-void listLinkResponses(const Stub& responses, ResponsePages& pages, const ContextPtr& ctx,
+// cache as KeptPages decides from the link's read. The service lists completed responses when
+// no status is given (responses_service.cc, statusFilter).
+void listLinkResponses(const Stub& responses, KeptPages& pages, const ContextPtr& ctx,
                        Respond respond, rv1::ListResponsesRequest request) {
   const bool completed_only = request.status().empty() || request.status() == "completed";
-  if (!pages.cache.enabled() || !completed_only) {
-    return list(responses, ctx, std::move(respond), std::move(request));
-  }
-  using Part = LinkDocuments::ReadPart;
-  const auto& read = ctx->prefetchedAt(0);
-  auto count = LinkDocuments::part(read, Part::kCount);
-  auto pending = LinkDocuments::part(read, Part::kPending);
-  auto changes = LinkDocuments::part(read, Part::kChanges);
-  const auto read_at = ctx->prefetch_sent_at;
-  auto validity = completedPagesValidity(count, pending, changes, ctx->prefetch_epoch);
-  if (!validity) {
-    ++pages.metrics.response_page_cache_bypassed;
-    const bool token_readable = changes && (changes->type == RedisReply::Type::kNil ||
-                                            changes->type == RedisReply::Type::kString);
-    const bool nothing_pending =
-        pending && pending->type == RedisReply::Type::kInteger && pending->integer == 0;
-    if (token_readable && count && count->type == RedisReply::Type::kString && nothing_pending) {
-      giveFirstToken(pages.redis, request.link_uuid(), count->str);
-    } else if (count && count->type == RedisReply::Type::kNil && nothing_pending) {
-      // Beside this read, not before it: the next read finds the count and gives a token. A
-      // failure costs nothing but the next read's asking again.
-      pages.counts.refresh(
-          ctx, request.link_uuid(), true, [](int64_t) {}, [](const ApiError&) {});
-    }
+  if (!pages.enabled() || !completed_only) {
     return list(responses, ctx, std::move(respond), std::move(request));
   }
   auto key = pageKeyOf(request);
-  if (asksForFreshPage(ctx->request)) {
-    ++pages.metrics.response_page_cache_bypassed;
-  } else if (auto kept = pages.cache.find(key, *validity)) {
-    ++pages.metrics.response_page_cache_hits;
-    return respond(
-        jsonResponse(200, renderEnvelope(*ctx, request.page(), kept->count, kept->results_json)));
-  } else {
-    ++pages.metrics.response_page_cache_misses;
+  auto plan = pages.plan(ctx, request.link_uuid(), key, asksForFreshPage(ctx->request));
+  if (plan.kept) {
+    return respond(jsonResponse(
+        200, renderEnvelope(*ctx, request.page(), plan.kept->count, plan.kept->results_json)));
   }
+  if (!plan.validity) return list(responses, ctx, std::move(respond), std::move(request));
   list(responses, ctx, std::move(respond), std::move(request),
-       [&cache = pages.cache, key = std::move(key), validity = std::move(*validity),
-        read_at](const std::shared_ptr<const CachedPage>& page) {
-         cache.store(key, validity, read_at, page);
-       });
+       [&pages, key = std::move(key), plan = std::move(plan)](
+           const std::shared_ptr<const CachedPage>& page) { pages.keep(key, plan, page); });
 }
 
 void detail(const Stub& responses, const ContextPtr& ctx, Respond respond,
@@ -211,7 +173,7 @@ Prefetch linkVersion() {
 }  // namespace
 
 void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
-                        ResponsePages& pages) {
+                        KeptPages& pages) {
   Stub responses = rv1::ResponsesService::NewStub(backends.responses);
 
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/",
@@ -223,7 +185,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                 auto request = listRequestFrom(*ctx);
                 request.set_link_uuid(ctx->params.at(0));
                 documents.require(
-                    ctx, ctx->params.at(0), ctx->prefetchedAt(0),
+                    ctx, ctx->params.at(0), ctx->redis.answer(0),
                     [responses, &pages, ctx, respond, request = std::move(request)]() mutable {
                       listLinkResponses(responses, pages, ctx, respond, std::move(request));
                     },
@@ -237,7 +199,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                               .rpcs = {"ResponsesService/GetResponse", "LinksService/GetLink"}},
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.require(
-                    ctx, ctx->params.at(0), ctx->prefetchedAt(0),
+                    ctx, ctx->params.at(0), ctx->redis.answer(0),
                     [responses, ctx, respond] {
                       detail(responses, ctx, respond, ctx->params.at(0), ctx->params.at(1));
                     },
@@ -250,7 +212,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                               .rpcs = {"ResponsesService/GetLinkSummary", "LinksService/GetLink"}},
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.document(
-                    ctx, ctx->params.at(0), ctx->prefetchedAt(0),
+                    ctx, ctx->params.at(0), ctx->redis.answer(0),
                     [responses, ctx, respond](std::shared_ptr<const LinkDocument> doc) {
                       summary(responses, ctx, respond, *doc);
                     },

@@ -6,6 +6,7 @@
 #include "services/gateway/auth/revoked_keys.h"
 #include "services/gateway/backends/backends.h"
 #include "services/gateway/cache/intake_links.h"
+#include "services/gateway/cache/kept_pages.h"
 #include "services/gateway/cache/link_documents.h"
 #include "services/gateway/cache/response_counts.h"
 #include "services/gateway/cache/response_page_cache.h"
@@ -25,20 +26,10 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
 // GET/POST /v1/workspaces/{uuid}/webhooks/, GET/DELETE .../webhooks/{uuid}/, GET
 // .../deliveries/, POST .../deliveries/{uuid}/redeliver/ and POST .../test/ (webhooks_routes.cc).
 void addWebhooksRoutes(Routes& routes, const Backends& backends);
-// What a link's list of completed responses uses to keep its pages.
-struct ResponsePages {
-  ResponsePageCache& cache;
-  RedisClient& redis;
-  Metrics& metrics;
-  // Fills a link's count in Redis when it has none (after a Redis restart, or 24 hours
-  // without a submission), without which no page is kept.
-  ResponseCounts& counts;
-};
-
 // GET /v1/links/{uuid}/responses/, GET /v1/links/{uuid}/responses/{uuid}/, GET /v1/responses/
 // (responses_routes.cc).
 void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
-                        ResponsePages& pages);
+                        KeptPages& pages);
 // The public intake, /i/{slug}/... (intake_routes.cc); one-call submissions go through
 // `submissions`.
 void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,

@@ -107,7 +107,7 @@ void addTokensRoutes(Routes& routes, const Backends& backends, RevokedKeys& revo
                     },
                     [&revoked, ctx](const tv1::RevokeTokenResponse& r) {
                       revoked.add(r.key_hash());
-                      ctx->revokes_own_key = r.key_hash() == ctx->key_hash;
+                      ctx->key.revokes_own_key = r.key_hash() == ctx->key.hash;
                       return messageResponse("Token revoked.");
                     });
               }});

@@ -67,29 +67,49 @@ struct FakeRateWindows {
 };
 
 // Keys as the tokens service and Redis would answer them; `tokens_down` and `redis_down`
-// stand for the degraded modes the real authenticator reports.
+// stand for the degraded modes the real authenticator reports. The round trip it is given is
+// answered from `redis`, and an admission (when rate limits are on) by `windows`.
 class FakeAuthenticator final : public KeyAuthenticator {
  public:
   bool tokens_down = false;
   bool redis_down = false;
   std::map<std::string, std::string> redis;
-  std::vector<std::vector<RedisCommand>> asked;  // prefetch of each call
+  std::vector<std::vector<RedisCommand>> asked;  // each trip's commands but the key's lookup
   // The Redis connection's epoch, which a reconnection during the lookup raises.
   uint64_t* redis_epoch = nullptr;
   bool reconnects = false;
 
   FakeRateWindows* windows = nullptr;
-  // Set when rate limits are on: the key is looked up by its admission, as the real one does.
-  RateLimiter* limiter = nullptr;
   int rate_limit = 30;
   // Keys revoked without the channel telling (stillValid's answer), and how often it asked.
   std::set<std::string> revoked_quietly;
   int rechecks = 0;
+  // Keys found valid by a refused request (foundValid), which recentlyValid then names.
+  std::map<std::string, CallerPtr> found_valid;
 
-  void authenticate(std::string_view key_hash, std::vector<RedisCommand> prefetch,
-                    Done done) override {
-    asked.push_back(prefetch);
+  void authenticate(std::string_view key_hash, RedisRoundTrip& trip,
+                    std::optional<RedisRoundTrip::Slot> admission, Done done) override {
+    const auto record = admission ? *admission : trip.add({"GET", "key:" + std::string(key_hash)});
+    std::vector<RedisCommand> others;
+    for (RedisRoundTrip::Slot slot = 0; slot < trip.size(); ++slot) {
+      if (slot != record) others.push_back(trip.command(slot));
+    }
+    asked.push_back(others);
+    const auto commands = trip.send(*redis_epoch);
     if (reconnects) ++*redis_epoch;
+    RedisReplies replies;
+    for (RedisRoundTrip::Slot slot = 0; slot < commands.size(); ++slot) {
+      if (redis_down) {
+        replies.emplace_back();
+      } else if (slot == record) {
+        replies.push_back(admission ? windows->answer(commands[slot]) : RedisReply{});
+      } else {
+        auto it = redis.find(commands[slot].at(1));
+        replies.push_back(it == redis.end() ? std::optional(RedisReply{})
+                                            : stringReply(it->second));
+      }
+    }
+    trip.receive(std::move(replies), *redis_epoch);
     if (tokens_down) return done(AuthOutcome{AuthOutcome::Kind::kUnavailable});
     AuthOutcome outcome;
     if (key_hash == keyHash(kGoodKey) || key_hash == keyHash(kReadOnlyKey)) {
@@ -101,27 +121,18 @@ class FakeAuthenticator final : public KeyAuthenticator {
       if (key_hash == keyHash(kGoodKey)) caller->add_scopes("links:write");
       outcome.caller = std::move(caller);
     }
-    if (limiter) {
-      outcome.rate_decided = limiter->takeGranted(key_hash);
-      outcome.admission_sent = !outcome.rate_decided;
-      if (outcome.admission_sent && !redis_down) {
-        outcome.admission = windows->answer(limiter->keyAdmission(key_hash));
-      }
-    }
-    for (const auto& command : prefetch) {
-      if (redis_down) {
-        outcome.prefetched.emplace_back();
-      } else {
-        auto it = redis.find(command.at(1));
-        outcome.prefetched.push_back(it == redis.end() ? std::optional(RedisReply{})
-                                                       : stringReply(it->second));
-      }
-    }
     done(std::move(outcome));
   }
   void stillValid(std::string_view key_hash, std::function<void(bool)> done) override {
     ++rechecks;
     done(revoked_quietly.count(std::string(key_hash)) == 0);
+  }
+  CallerPtr recentlyValid(std::string_view key_hash) override {
+    auto it = found_valid.find(std::string(key_hash));
+    return it == found_valid.end() ? nullptr : it->second;
+  }
+  void foundValid(std::string_view key_hash, CallerPtr caller) override {
+    found_valid[std::string(key_hash)] = std::move(caller);
   }
 };
 

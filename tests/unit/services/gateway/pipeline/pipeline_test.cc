@@ -22,16 +22,18 @@ constexpr const char* kUuid = "123e4567-e89b-42d3-a456-426614174000";
 HttpResponse echo(const RequestContext& ctx) {
   boost::json::object out;
   out["workspace"] = ctx.caller->workspace().uuid();
+  // The routes below read one key each (their prefetch, first in the round trip).
   boost::json::array prefetched;
-  for (const auto& p : ctx.prefetched) {
+  if (ctx.route->prefetch) {
+    const auto& p = ctx.redis.answer(0);
     prefetched.emplace_back(!p ? boost::json::value("unanswered")
                             : p->type == RedisReply::Type::kString ? boost::json::value(p->str)
                                                                    : boost::json::value(nullptr));
   }
   out["prefetched"] = std::move(prefetched);
-  out["prefetch_epoch"] = ctx.prefetch_epoch;
-  out["prefetch_dated_before_dispatch"] = ctx.prefetch_sent_at >= ctx.started &&
-                                          ctx.prefetch_sent_at <= std::chrono::steady_clock::now();
+  out["prefetch_epoch"] = ctx.redis.epoch();
+  out["prefetch_dated_before_dispatch"] =
+      ctx.redis.sentAt() >= ctx.started && ctx.redis.sentAt() <= std::chrono::steady_clock::now();
   out["body"] = ctx.body;
   boost::json::array params;
   for (const auto& p : ctx.params) params.emplace_back(p);

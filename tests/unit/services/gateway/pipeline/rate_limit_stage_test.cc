@@ -35,7 +35,6 @@ struct RateFixture {
     reader.windows = &windows;
     limiter = std::make_unique<RateLimiter>(reader, metrics, settings, ClientAddresses(),
                                             [this] { return windows.now_ms; });
-    if (settings.enabled) keys.limiter = limiter.get();
     RouteFunction ok = [](const ContextPtr&, Respond respond) { respond(jsonResponse(200, "{}")); };
     routes.add(Method::kGet, "/v1/things/", {RouteAttributes{.scope = "links:read"}, ok});
     routes.add(Method::kPost, "/v1/things/", {RouteAttributes{.scope = "links:write"}, ok});
