@@ -60,8 +60,7 @@ void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
   if (auto form = cached(key)) {
     // The version read must be this link's: the entry may have changed since the read.
     const std::string version_key = linkversion::redisKey(form->link.uuid());
-    const bool same_link = !ctx->redis.empty() && ctx->redis.command(0).size() > 1 &&
-                           ctx->redis.command(0)[1] == version_key;
+    const bool same_link = !ctx->redis.empty() && ctx->redis.keyRead(0) == version_key;
     auto current = redisInteger(version);
     if (same_link && current && *current == form->link.version()) return then(std::move(form));
   }

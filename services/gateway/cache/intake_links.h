@@ -38,7 +38,7 @@ class IntakeLinks {
   // none when there is no such entry.
   std::vector<RedisCommand> prefetch(const RequestContext& ctx, const std::string& slug);
   // The link published at `slug` in the caller's workspace, then `then`; answers 404 when
-  // there is none. `version` is the answer to prefetch(), if any (ctx->redis.command(0) tells
+  // there is none. `version` is the answer to prefetch(), if any (ctx->redis.keyRead(0) tells
   // whose version it is).
   void find(const ContextPtr& ctx, const std::string& slug,
             const std::optional<RedisReply>& version,

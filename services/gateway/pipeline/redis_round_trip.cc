@@ -4,18 +4,37 @@ namespace feedback::gateway {
 
 RedisRoundTrip::Slot RedisRoundTrip::add(RedisCommand command) {
   commands_.push_back(std::move(command));
-  return commands_.size() - 1;
+  return size_++;
+}
+
+namespace {
+
+bool isGet(const RedisCommand& command) {
+  return command.size() == 2 && command[0] == "GET";
+}
+
+}  // namespace
+
+const std::string& RedisRoundTrip::keyRead(Slot slot) const {
+  static const std::string kNone;
+  if (slot < keys_read_.size()) return keys_read_[slot];
+  if (slot < commands_.size() && isGet(commands_[slot])) return commands_[slot][1];
+  return kNone;
 }
 
 std::vector<RedisCommand> RedisRoundTrip::send(uint64_t epoch) {
   epoch_ = epoch;
   sent_at_ = Clock::now();
-  return commands_;
+  keys_read_.resize(commands_.size());
+  for (std::size_t i = 0; i < commands_.size(); ++i) {
+    if (isGet(commands_[i])) keys_read_[i] = commands_[i][1];
+  }
+  return std::move(commands_);
 }
 
 void RedisRoundTrip::receive(RedisReplies replies, uint64_t epoch) {
   answers_ = std::move(replies);
-  answers_.resize(commands_.size());
+  answers_.resize(size_);
   if (epoch != epoch_) epoch_ = 0;
 }
 

@@ -30,12 +30,17 @@ class RedisRoundTrip {
 
   // Adds `command` to the trip; its answer will be at the slot returned.
   Slot add(RedisCommand command);
-  std::size_t size() const { return commands_.size(); }
-  bool empty() const { return commands_.empty(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // The command at `slot`, until the trip is sent.
   const RedisCommand& command(Slot slot) const { return commands_[slot]; }
+  // The key a GET at `slot` read, also once sent: what tells whose answer it is. Empty for
+  // other commands (kept for GETs alone: a request's scripts are told apart by their slot).
+  const std::string& keyRead(Slot slot) const;
 
-  // The commands to send, stamped with the epoch of the connection they go on
-  // (RedisClient::connectionEpoch) and the time just before. They stay readable here.
+  // The commands to send (moved out: the client keeps them for a script's retry), stamped
+  // with the epoch of the connection they go on (RedisClient::connectionEpoch) and the time
+  // just before.
   std::vector<RedisCommand> send(uint64_t epoch);
   // Their answers, in order (those missing: unanswered), and the connection's epoch once
   // they came.
@@ -53,6 +58,8 @@ class RedisRoundTrip {
 
  private:
   std::vector<RedisCommand> commands_;
+  std::size_t size_ = 0;
+  std::vector<std::string> keys_read_;  // once sent
   RedisReplies answers_;
   uint64_t epoch_ = 0;
   Clock::time_point sent_at_ = {};

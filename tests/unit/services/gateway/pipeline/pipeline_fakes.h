@@ -90,12 +90,12 @@ class FakeAuthenticator final : public KeyAuthenticator {
   void authenticate(std::string_view key_hash, RedisRoundTrip& trip,
                     std::optional<RedisRoundTrip::Slot> admission, Done done) override {
     const auto record = admission ? *admission : trip.add({"GET", "key:" + std::string(key_hash)});
+    const auto commands = trip.send(*redis_epoch);
     std::vector<RedisCommand> others;
-    for (RedisRoundTrip::Slot slot = 0; slot < trip.size(); ++slot) {
-      if (slot != record) others.push_back(trip.command(slot));
+    for (RedisRoundTrip::Slot slot = 0; slot < commands.size(); ++slot) {
+      if (slot != record) others.push_back(commands[slot]);
     }
     asked.push_back(others);
-    const auto commands = trip.send(*redis_epoch);
     if (reconnects) ++*redis_epoch;
     RedisReplies replies;
     for (RedisRoundTrip::Slot slot = 0; slot < commands.size(); ++slot) {

@@ -26,9 +26,11 @@ TEST_CASE("round trip: each part reads the answer at the slot it got", "[pipelin
   CHECK_FALSE(trip.answer(version).has_value());  // not made yet
 
   const auto before = RedisRoundTrip::Clock::now();
+  CHECK(trip.command(admission).at(0) == "EVALSHA");
   const auto sent = trip.send(7);
   CHECK(sent.size() == 2);
-  CHECK(trip.command(admission).at(0) == "EVALSHA");  // still readable once sent
+  CHECK(trip.keyRead(version) == "v");  // still known once sent
+  CHECK(trip.keyRead(admission).empty());
   CHECK(trip.sentAt() >= before);
 
   RedisReplies replies;
