@@ -48,7 +48,7 @@ std::vector<std::string> migrationStatements(std::string_view sql) {
     const auto end = sql.find('\n');
     const auto line = sql.substr(0, end);
     sql.remove_prefix(end == std::string_view::npos ? sql.size() : end + 1);
-    const auto first = line.find_first_not_of(" \t");
+    const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string_view::npos || (!quoted && line.substr(first, 2) == "--")) continue;
     current.append(line).append("\n");
     for (auto at = line.find("$$"); at != std::string_view::npos; at = line.find("$$", at + 2)) {
@@ -65,9 +65,18 @@ void applyMigrations(const std::string& database_url, const std::string& schema,
                      const std::vector<Migration>& migrations, int wait_seconds) {
   auto conn = connectWithRetry(database_url, wait_seconds);
   const std::string lock_key = "feedback.migrations." + schema;
-  {
-    pqxx::nontransaction tx(*conn);
-    tx.exec_params("SELECT pg_advisory_lock(hashtext($1))", lock_key);
+  // Taken by asking again rather than by waiting in pg_advisory_lock: a statement waiting for
+  // the lock holds a snapshot, and a CREATE INDEX CONCURRENTLY run by the holder waits for
+  // every older snapshot to end, so the two would wait on each other (a deadlock PostgreSQL
+  // ends by failing one of them).
+  while (true) {
+    {
+      pqxx::nontransaction tx(*conn);
+      if (tx.exec_params1("SELECT pg_try_advisory_lock(hashtext($1))", lock_key)[0].as<bool>()) {
+        break;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   try {
     {

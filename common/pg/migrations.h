@@ -15,12 +15,12 @@ struct Migration {
 };
 
 // A migration whose text begins with this line runs outside a transaction, one statement at a
-// time (each ends with ";" at the end of a line, outside $$-quoted bodies), so that it may build an
-// index CONCURRENTLY: on a table of millions of rows a plain CREATE INDEX holds every write, those
-// of replicas still serving during a rollout included, until it is built. Such a migration is run
-// again from the start when it was interrupted, so each of its statements must tolerate a rerun
-// (DROP INDEX CONCURRENTLY IF EXISTS before CREATE INDEX CONCURRENTLY: an interrupted build
-// leaves an invalid index behind).
+// time (each ends with ";" at the end of a line, outside $$-quoted bodies: no comment may follow
+// the ";", and bodies are quoted with $$ alone), so that it may build an index CONCURRENTLY: on a
+// table of millions of rows a plain CREATE INDEX holds every write, those of replicas still serving
+// during a rollout included, until it is built. Such a migration is run again from the start when
+// it was interrupted, so each of its statements must tolerate a rerun (DROP INDEX CONCURRENTLY IF
+// EXISTS before CREATE INDEX CONCURRENTLY: an interrupted build leaves an invalid index behind).
 inline constexpr std::string_view kOutsideTransaction = "-- migration: outside a transaction\n";
 
 // The statements of a migration run outside a transaction, in order.

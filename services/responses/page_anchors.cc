@@ -35,14 +35,14 @@ std::optional<PageAnchors::Seek> PageAnchors::find(const std::string& list, int6
   }
   recent_.splice(recent_.begin(), recent_, anchors.recent);
   std::optional<Seek> best;
-  // Before the page: read forward from the nearest anchor.
+  // Reading on from the anchor before the page, or back from the one after it: whichever
+  // skips fewer rows.
   auto after = anchors.by_offset.lower_bound(offset);
   if (after != anchors.by_offset.begin()) {
     auto before = std::prev(after);
     const int64_t skip = offset - before->first - 1;
     if (skip <= kMaxSkip) best = Seek{before->second, skip, false};
   }
-  // After the page: read backward from the nearest anchor past its last row.
   auto past = anchors.by_offset.lower_bound(offset + size);
   if (past != anchors.by_offset.end()) {
     const int64_t skip = past->first - (offset + size);

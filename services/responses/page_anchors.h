@@ -29,8 +29,9 @@ class PageAnchors {
   // At most this many rows are skipped after an anchor (an OFFSET from it); beyond that the
   // page is read by its offset in the list.
   static constexpr int64_t kMaxSkip = 1000;
-  static constexpr std::size_t kAnchorsPerList = 64;
-  static constexpr std::size_t kLists = 4096;
+  // About 150 bytes an anchor: at most 5 MB a process.
+  static constexpr std::size_t kAnchorsPerList = 32;
+  static constexpr std::size_t kLists = 1024;
 
   // How to read the page at `offset`: `reversed` false: the `skip` rows after `anchor`, then
   // the page, in the list's order; true: in the reverse order, from an anchor after the page,

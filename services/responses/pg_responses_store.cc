@@ -56,13 +56,11 @@ constexpr const char* kInsertResponsesSql =
     "  SELECT * FROM unnest($20::uuid[], $21::uuid[], $22::uuid[], $23::text[], $24::text[],"
     "    $25::text[])),"
     " counted AS ("
-    "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed,"
-    "    changes)"
-    "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted), 1 FROM given"
+    "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
+    "  SELECT link_uuid, $18, workspace_uuid, count(*), count(submitted) FROM given"
     "  GROUP BY link_uuid, workspace_uuid ORDER BY link_uuid"
     "  ON CONFLICT (link_uuid, shard) DO UPDATE SET started = link_counts.started"
-    "    + EXCLUDED.started, completed = link_counts.completed + EXCLUDED.completed,"
-    "    changes = link_counts.changes + 1)"
+    "    + EXCLUDED.started, completed = link_counts.completed + EXCLUDED.completed)"
     " SELECT 1";
 
 // The layouts completed responses' facts name (summary_facts.h), unless already kept. A
@@ -99,10 +97,10 @@ constexpr const char* kSaveResponseSql =
               "  WHERE $6 IS NOT NULL),"
               " counted AS ("
               "  INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started,"
-              "    completed, changes)"
-              "  SELECT saved.link_uuid, $9, saved.workspace_uuid, 0, 1, 1 FROM saved WHERE $10"
+              "    completed)"
+              "  SELECT saved.link_uuid, $9, saved.workspace_uuid, 0, 1 FROM saved WHERE $10"
               "  ON CONFLICT (link_uuid, shard) DO UPDATE"
-              "    SET completed = link_counts.completed + 1, changes = link_counts.changes + 1),"
+              "    SET completed = link_counts.completed + 1),"
               // A completed response's facts, written when it completes (and rewritten when its
               // answers change later, as when insights arrive).
               " facts AS ("
@@ -141,7 +139,8 @@ constexpr const char* kSummaryPlanning =
 constexpr const char* kSummaryCursor =
     "DECLARE summary_facts NO SCROLL CURSOR FOR SELECT facts FROM responses.response_facts"
     " WHERE link_uuid = ";
-constexpr const char* kSummaryFetch = "FETCH FORWARD 10000 FROM summary_facts";
+const std::string kSummaryFetch =
+    "FETCH FORWARD " + std::to_string(kSummaryBatch) + " FROM summary_facts";
 // Read after the cursor is declared: every layout its facts name was committed with them.
 constexpr const char* kSummaryLayouts = "responses_summary_layouts";
 constexpr const char* kSummaryLayoutsSql =
@@ -386,27 +385,29 @@ ResponsesStore::Count PgResponsesStore::countResponses(const ResponseFilter& f) 
   return {row[0].as<int64_t>(), row[1].as<int64_t>()};
 }
 
-std::vector<rv1::Response> PgResponsesStore::listResponses(const ResponseFilter& f,
-                                                           Ordering ordering, int64_t offset,
-                                                           int limit) {
-  pqxx::nontransaction tx(connection_);
-  std::vector<rv1::Response> out;
-  for (const auto& row : runQuery(tx, shapeOf(f, QueryKind::kPage, ordering), f, offset, limit)) {
-    out.push_back(std::move(storedFrom(row).response));
+namespace {
+
+ResponsesStore::Rows rowsOf(const pqxx::result& result) {
+  ResponsesStore::Rows rows;
+  for (const auto& row : result) {
+    rows.version = row[kPageVersionColumn].as<int64_t>();
+    rows.responses.push_back(std::move(storedFrom(row).response));
   }
-  return out;
+  return rows;
 }
 
-std::vector<rv1::Response> PgResponsesStore::listAfter(const ResponseFilter& f, Ordering ordering,
-                                                       const Anchor& anchor, int64_t skip,
-                                                       int limit) {
+}  // namespace
+
+ResponsesStore::Rows PgResponsesStore::listResponses(const ResponseFilter& f, Ordering ordering,
+                                                     int64_t offset, int limit) {
   pqxx::nontransaction tx(connection_);
-  std::vector<rv1::Response> out;
-  for (const auto& row :
-       runQuery(tx, shapeOf(f, QueryKind::kSeek, ordering), f, skip, limit, &anchor)) {
-    out.push_back(std::move(storedFrom(row).response));
-  }
-  return out;
+  return rowsOf(runQuery(tx, shapeOf(f, QueryKind::kPage, ordering), f, offset, limit));
+}
+
+ResponsesStore::Rows PgResponsesStore::listAfter(const ResponseFilter& f, Ordering ordering,
+                                                 const Anchor& anchor, int64_t skip, int limit) {
+  pqxx::nontransaction tx(connection_);
+  return rowsOf(runQuery(tx, shapeOf(f, QueryKind::kSeek, ordering), f, skip, limit, &anchor));
 }
 
 ResponsesStore::CountedPage PgResponsesStore::listCounted(const ResponseFilter& f,

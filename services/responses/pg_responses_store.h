@@ -25,12 +25,10 @@ class PgResponsesStore final : public ResponsesStore {
   std::optional<StoredResponse> findResponse(const std::string& workspace_uuid,
                                              const std::string& response_uuid) override;
   Count countResponses(const ResponseFilter& filter) override;
-  std::vector<feedback::responses::v1::Response> listResponses(const ResponseFilter& filter,
-                                                               Ordering ordering, int64_t offset,
-                                                               int limit) override;
-  std::vector<feedback::responses::v1::Response> listAfter(const ResponseFilter& filter,
-                                                           Ordering ordering, const Anchor& anchor,
-                                                           int64_t skip, int limit) override;
+  Rows listResponses(const ResponseFilter& filter, Ordering ordering, int64_t offset,
+                     int limit) override;
+  Rows listAfter(const ResponseFilter& filter, Ordering ordering, const Anchor& anchor,
+                 int64_t skip, int limit) override;
   CountedPage listCounted(const ResponseFilter& filter, Ordering ordering, int64_t offset,
                           int limit) override;
   std::map<std::string, int64_t> completedCounts(

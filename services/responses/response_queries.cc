@@ -116,15 +116,26 @@ std::string orderedRows(const QueryShape& s, const Numbering& n, const std::stri
          ") AS merged" + orderBy(s.order, "") + limit;
 }
 
-// The number of matches and the version of the lists of the link (or workspace): the sum of
-// its rows' changes in link_counts (responses migration 013). Without search or time bounds
-// the count is the sum of their counts (a handful of rows), not a pass over the responses.
-std::string countSql(const QueryShape& s, const Numbering& n) {
+// The rows of link_counts of the link (or workspace).
+std::string countsOf(const QueryShape& s, const Numbering& n) {
   std::string counts = " FROM responses.link_counts WHERE workspace_uuid = " + param(n.workspace);
   if (s.link) counts += " AND link_uuid = " + param(n.link);
-  const std::string version = "COALESCE(sum(changes), 0)::bigint";
+  return counts;
+}
+
+// The version of the lists of the link (or workspace): the sum of its rows' changes in
+// link_counts (responses migration 013), as a column.
+constexpr const char* kVersion = "COALESCE(sum(changes), 0)::bigint";
+
+std::string versionColumn(const QueryShape& s, const Numbering& n) {
+  return std::string("(SELECT ") + kVersion + countsOf(s, n) + ")";
+}
+
+// The number of matches and the version. Without search or time bounds the count is the sum
+// of the rows' counts (a handful of rows), not a pass over the responses.
+std::string countSql(const QueryShape& s, const Numbering& n) {
   if (s.bounded || s.search) {
-    const std::string versioned = ", (SELECT " + version + counts + ")";
+    const std::string versioned = ", " + versionColumn(s, n);
     if (s.one_status || s.search) {
       return "SELECT count(*)" + versioned + " FROM responses.responses" + whereOf(s, n);
     }
@@ -138,7 +149,7 @@ std::string countSql(const QueryShape& s, const Numbering& n) {
                                   ? "CASE WHEN " + param(n.status) +
                                         " = 'completed' THEN completed ELSE started - completed END"
                                   : std::string("started");
-  return "SELECT COALESCE(sum(" + counted + "), 0)::bigint, " + version + counts;
+  return "SELECT COALESCE(sum(" + counted + "), 0)::bigint, " + kVersion + countsOf(s, n);
 }
 
 // A page at an offset: the keys of the rows it skips and of its own are read from an index
@@ -147,7 +158,7 @@ std::string countSql(const QueryShape& s, const Numbering& n) {
 // would rather hash-join every response (230 ms at a million where this takes 70).
 std::string pageSql(const QueryShape& s, const Numbering& n) {
   const std::string keys = byEmail(s.order) ? "uuid, sort_at, respondent_email" : "uuid, sort_at";
-  return "SELECT r.* FROM (" + orderedRows(s, n, keys, limitOf(n)) +
+  return "SELECT r.*, " + versionColumn(s, n) + " FROM (" + orderedRows(s, n, keys, limitOf(n)) +
          ") AS k CROSS JOIN LATERAL (SELECT " RESPONSE_COLUMNS_OF(
              "t.") ", t.sort_at FROM responses.responses AS t WHERE t.uuid = k.uuid) AS r" +
          orderBy(s.order, "k.");
@@ -156,7 +167,9 @@ std::string pageSql(const QueryShape& s, const Numbering& n) {
 // A page after an anchor, read as the first page is: what it skips is little (at most
 // PageAnchors::kMaxSkip, usually nothing), and its rows come with their keys.
 std::string seekSql(const QueryShape& s, const Numbering& n) {
-  return orderedRows(s, n, RESPONSE_COLUMNS ", sort_at", limitOf(n));
+  return "SELECT sought.*, " + versionColumn(s, n) + " FROM (" +
+         orderedRows(s, n, RESPONSE_COLUMNS ", sort_at", limitOf(n)) + ") AS sought" +
+         orderBy(s.order, "sought.");
 }
 
 // One row per response of the page, each with the count and the version; one row of nulls

@@ -35,8 +35,10 @@ QueryShape shapeOf(const ResponseFilter& filter, QueryKind kind,
                    Ordering order = Ordering::kSubmittedDesc);
 
 // Count rows: the count, then the version. Page rows: the RESPONSE_COLUMNS
-// (response_columns.h), then sort_at; counted pages add the count and the version (the same in
-// every row). A counted page past the end is one row of nulls but those.
+// (response_columns.h), then sort_at; pages at an offset and sought pages add the version they
+// were read at; counted pages the count and the version (the same in every row). A counted
+// page past the end is one row of nulls but those.
+constexpr int kPageVersionColumn = 11;
 constexpr int kCountColumn = 11;
 constexpr int kVersionColumn = 12;
 

@@ -111,29 +111,34 @@ v1::ListResponsesResponse ResponsesService::listResponses(ResponsesStore& store,
   if (offset >= count.count) return pageAnswer(request, count.count, {});
   const int limit = static_cast<int>(std::min<int64_t>(page.size, count.count - offset));
   auto rows = readPage(store, filter, order, offset, limit, count, list);
-  if (list) anchors_.record(*list, count.version, offset, rows);
-  return pageAnswer(request, count.count, std::move(rows));
+  // Anchors only from rows of the version counted: a change that came between the count and
+  // the page moved the rows the anchors would name.
+  if (list && rows.version == count.version) {
+    anchors_.record(*list, count.version, offset, rows.responses);
+  }
+  return pageAnswer(request, count.count, std::move(rows.responses));
 }
 
-std::vector<v1::Response> ResponsesService::readPage(ResponsesStore& store,
-                                                     const ResponseFilter& filter, Ordering order,
-                                                     int64_t offset, int limit,
-                                                     const ResponsesStore::Count& count,
-                                                     const std::optional<std::string>& list) {
+ResponsesStore::Rows ResponsesService::readPage(ResponsesStore& store, const ResponseFilter& filter,
+                                                Ordering order, int64_t offset, int limit,
+                                                const ResponsesStore::Count& count,
+                                                const std::optional<std::string>& list) {
+  // Rows read in the reverse order come last first.
+  auto backwards = [](ResponsesStore::Rows rows) {
+    std::reverse(rows.responses.begin(), rows.responses.end());
+    return rows;
+  };
   if (list) {
     if (auto seek = anchors_.find(*list, count.version, offset, limit)) {
       if (!seek->reversed) return store.listAfter(filter, order, seek->anchor, seek->skip, limit);
-      auto rows = store.listAfter(filter, reversed(order), seek->anchor, seek->skip, limit);
-      std::reverse(rows.begin(), rows.end());
-      return rows;
+      return backwards(store.listAfter(filter, reversed(order), seek->anchor, seek->skip, limit));
     }
   }
   // Past the middle the page is read from the other end, so that the last page of a million
   // responses costs what the first does (an OFFSET walks every row it skips).
   if (offset > count.count / 2) {
-    auto rows = store.listResponses(filter, reversed(order), count.count - offset - limit, limit);
-    std::reverse(rows.begin(), rows.end());
-    return rows;
+    return backwards(
+        store.listResponses(filter, reversed(order), count.count - offset - limit, limit));
   }
   return store.listResponses(filter, order, offset, limit);
 }

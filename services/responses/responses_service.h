@@ -73,10 +73,9 @@ class ResponsesService {
   std::string recordWithMedia(const v1::Response& response, const v1::IntakeLink& link) const;
   // The `limit` rows of the page at `offset` of a list of `count` at `version` (Count), sought
   // from an anchor when there is one near, else by offset from the nearer end.
-  std::vector<v1::Response> readPage(ResponsesStore& store, const ResponseFilter& filter,
-                                     Ordering order, int64_t offset, int limit,
-                                     const ResponsesStore::Count& count,
-                                     const std::optional<std::string>& list);
+  ResponsesStore::Rows readPage(ResponsesStore& store, const ResponseFilter& filter, Ordering order,
+                                int64_t offset, int limit, const ResponsesStore::Count& count,
+                                const std::optional<std::string>& list);
 
   LinkCounts& counts_;
   AnswerEvaluation evaluation_;

@@ -113,16 +113,17 @@ class ResponsesStore {
     int64_t version = 0;
   };
   virtual Count countResponses(const ResponseFilter& filter) = 0;
-  virtual std::vector<feedback::responses::v1::Response> listResponses(const ResponseFilter& filter,
-                                                                       Ordering ordering,
-                                                                       int64_t offset,
-                                                                       int limit) = 0;
+  // A page's responses, and the version (Count) they were read at; 0 when there are none.
+  struct Rows {
+    std::vector<feedback::responses::v1::Response> responses;
+    int64_t version = 0;
+  };
+  virtual Rows listResponses(const ResponseFilter& filter, Ordering ordering, int64_t offset,
+                             int limit) = 0;
   // Up to `limit` responses that come after `anchor` in `ordering` (submitted_at orderings
   // only), the first `skip` of them left out.
-  virtual std::vector<feedback::responses::v1::Response> listAfter(const ResponseFilter& filter,
-                                                                   Ordering ordering,
-                                                                   const Anchor& anchor,
-                                                                   int64_t skip, int limit) = 0;
+  virtual Rows listAfter(const ResponseFilter& filter, Ordering ordering, const Anchor& anchor,
+                         int64_t skip, int limit) = 0;
   // A page, how many responses match in all and their version (Count), in one statement
   // (the count is exact also when the page is past the end; a search's version is 0).
   struct CountedPage {
@@ -134,8 +135,9 @@ class ResponsesStore {
                                   int limit) = 0;
   // The summary facts (summary_facts.h) of the link's completed responses submitted within
   // the inclusive bounds, read in batches in one snapshot, each batch given to `each` (its
-  // views valid during the call); before them, `layouts` is given the link's facts layouts,
-  // every one those facts name.
+  // views valid during the call), which may run on another thread while the next batch is
+  // read, though never beside itself; before them, `layouts` is given the link's facts
+  // layouts, every one those facts name.
   using FactsBatch = std::vector<std::string_view>;
   using FactsLayouts = std::vector<std::pair<std::string, std::string>>;  // id, question uuids
   virtual void forEachSummaryFacts(const std::string& workspace_uuid, const std::string& link_uuid,

@@ -103,7 +103,8 @@ def list_statements_on_postgresql_page_exactly_and_cost_what_a_page_takes():
     or workspace, each status filter, time bounds, the four orderings) pages exactly as a sort
     in memory, whether a page is read by its offset or sought from the one before; and the
     first page, a page of every status, of email order and a sought page read as many pages
-    at 40,000 responses as at 2,000."""
+    at 40,000 responses as at 2,000. And (migrations_pg_test.cc) replicas starting together
+    apply the migrations once, those building indexes CONCURRENTLY included."""
     stack_unit_tests("services/responses/responses_tests", "[.pg]")
 
 

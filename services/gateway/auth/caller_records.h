@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/asio/io_threads.h"
+#include "common/core/text_map.h"
 #include "feedback/common/v1/common.pb.h"
 
 namespace feedback::gateway {
@@ -43,12 +44,8 @@ class CallerRecords {
   CallerPtr recent(std::string_view key_hash, Clock::time_point now, Clock::duration max_age);
 
  private:
-  struct TransparentHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
   template <class Value>
-  using Map = std::unordered_map<std::string, Value, TransparentHash, std::equal_to<>>;
+  using Map = TextMap<Value>;
   struct Acceptance {
     CallerPtr caller;
     Clock::time_point at;

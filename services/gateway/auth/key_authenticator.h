@@ -31,8 +31,8 @@ class KeyAuthenticator {
   // Looks up the key whose hash is `key_hash` (keyHash() of a key that looksLikeApiKey) in
   // the request's round trip, and sends it: the key's record is read from the answer at
   // `admission` when the rate limit's admission script reads it (rate_window_script.h), else
-  // by a GET added here. `trip` must outlive the call; `done` runs exactly once, on any
-  // thread, with the trip's answers in it.
+  // by a GET added here. `trip` must live until `done` has run (it is the request's, which
+  // `done` holds); `done` runs exactly once, on any thread, with the trip's answers in it.
   virtual void authenticate(std::string_view key_hash, RedisRoundTrip& trip,
                             std::optional<RedisRoundTrip::Slot> admission, Done done) = 0;
   // Whether the key is still valid now, asked again when a revocation may have been missed:

@@ -60,7 +60,7 @@ void IntakeLinks::find(const ContextPtr& ctx, const std::string& slug,
   if (auto form = cached(key)) {
     // The version read must be this link's: the entry may have changed since the read.
     const std::string version_key = linkversion::redisKey(form->link.uuid());
-    const bool same_link = !ctx->redis.empty() && ctx->redis.keyRead(0) == version_key;
+    const bool same_link = ctx->redis.routeReads() > 0 && ctx->redis.keyRead(0) == version_key;
     auto current = redisInteger(version);
     if (same_link && current && *current == form->link.version()) return then(std::move(form));
   }
@@ -93,7 +93,7 @@ RouteEntry intakeRoute(IntakeLinks& links, RouteAttributes attributes, WithForm 
   return {attributes,
           [&links, handle = std::move(handle)](const ContextPtr& ctx, Respond respond) {
             links.find(
-                ctx, ctx->params.at(0), ctx->redis.answer(0),
+                ctx, ctx->params.at(0), ctx->redis.routeRead(0),
                 [ctx, respond, handle](std::shared_ptr<const IntakeForm> form) {
                   try {
                     handle(ctx, respond, std::move(form));

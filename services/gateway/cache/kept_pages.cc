@@ -9,7 +9,7 @@ namespace feedback::gateway {
 KeptPages::Plan KeptPages::plan(const ContextPtr& ctx, const std::string& link_uuid,
                                 const std::string& key, bool fresh) {
   using Part = LinkDocuments::ReadPart;
-  const auto& read = ctx->redis.answer(0);
+  const auto& read = ctx->redis.routeRead(0);
   auto count = LinkDocuments::part(read, Part::kCount);
   auto pending = LinkDocuments::part(read, Part::kPending);
   auto changes = LinkDocuments::part(read, Part::kChanges);

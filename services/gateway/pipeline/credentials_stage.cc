@@ -19,9 +19,7 @@ bool isJsonMediaType(std::string_view content_type) {
 }
 
 void CredentialsStage::assemble(RequestContext& ctx) const {
-  if (ctx.route->prefetch) {
-    for (auto& command : ctx.route->prefetch(ctx)) ctx.redis.add(std::move(command));
-  }
+  if (ctx.route->prefetch) ctx.redis.addRouteReads(ctx.route->prefetch(ctx));
   if (limiter_) limiter_->prepare(ctx);
 }
 
@@ -37,9 +35,8 @@ namespace {
 // Whether the request's rate limit refuses it: by a refusal kept here, or by its admission.
 bool refused(const RequestContext& ctx) {
   if (ctx.rate.decided) return !ctx.rate.decided->admitted;
-  if (!ctx.rate.admission) return false;
-  const auto answer = RateLimiter::read(ctx.redis.answer(*ctx.rate.admission));
-  return answer.outcome == RateLimiter::Outcome::kCounted && !answer.decision.admitted;
+  return ctx.rate.answer.outcome == AdmissionAnswer::Outcome::kCounted &&
+         !ctx.rate.answer.decision.admitted;
 }
 
 }  // namespace
@@ -78,6 +75,7 @@ void CredentialsStage::apiKey(const ContextPtr& ctx, Chain chain) {
             break;
         }
         ctx->caller = std::move(outcome.caller);
+        RateLimiter::received(*ctx);
         // The key's validity, found now, spares the lookups of the requests a refusal kept
         // here decides (above). Admitted requests keep nothing.
         if (refused(*ctx)) keys_.foundValid(ctx->key.hash, ctx->caller);
@@ -105,6 +103,7 @@ void CredentialsStage::publicHost(const ContextPtr& ctx, Chain chain) {
     reader_.read(ctx->redis.send(reader_.connectionEpoch()),
                  [this, ctx, chain](RedisReplies replies) {
                    ctx->redis.receive(std::move(replies), reader_.connectionEpoch());
+                   RateLimiter::received(*ctx);
                    chain.next();
                  });
   });

@@ -31,9 +31,8 @@ void setRateLimitHeaders(const RateDecision& decision, HttpResponse& response) {
 void RateLimitStage::decode(const ContextPtr& ctx, Chain chain) {
   if (ctx->route->attributes.access == Access::kAsset) return chain.next();
   if (ctx->rate.decided) return apply(ctx, chain, ctx->rate.decided);
-  RateLimiter::Answer answer;
+  const RateLimiter::Answer& answer = ctx->rate.answer;
   if (ctx->rate.admission) {
-    answer = RateLimiter::read(ctx->redis.answer(*ctx->rate.admission));
     // The usual case needs nothing else: counted in the credentials' round trip.
     if (answer.outcome == RateLimiter::Outcome::kCounted) {
       const bool keyed = ctx->route->attributes.access == Access::kApiKey;

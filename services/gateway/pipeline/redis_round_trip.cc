@@ -2,6 +2,16 @@
 
 namespace feedback::gateway {
 
+void RedisRoundTrip::addRouteReads(std::vector<RedisCommand> commands) {
+  for (auto& command : commands) add(std::move(command));
+  route_reads_ = size_;
+}
+
+const std::optional<RedisReply>& RedisRoundTrip::routeRead(std::size_t i) const {
+  static const std::optional<RedisReply> kNone;
+  return i < route_reads_ ? answer(i) : kNone;
+}
+
 RedisRoundTrip::Slot RedisRoundTrip::add(RedisCommand command) {
   commands_.push_back(std::move(command));
   return size_++;

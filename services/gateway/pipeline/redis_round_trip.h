@@ -6,8 +6,10 @@
 // script when rate limits are on, else by a GET). Each part adds its commands while the trip
 // is assembled, keeps the slots they got, and reads its own answers once it is back.
 // CredentialsStage assembles and sends it (on keyed routes through the KeyAuthenticator,
-// which reads the record); nothing else reads Redis on the way to the handler, but for the
-// rare request the trip could not settle (RateLimitStage counts a key not cached yet).
+// which reads the record). What else goes to Redis on the way to the handler is a step of its
+// own: a POST's Idempotency-Key claim (IdempotencyStage, which must follow the rate limit and
+// the scope), and a count for the rare request the trip could not settle (RateLimitStage, for
+// a key not cached yet).
 
 #include <chrono>
 #include <cstddef>
@@ -28,6 +30,11 @@ class RedisRoundTrip {
   using Slot = std::size_t;
   using Clock = std::chrono::steady_clock;
 
+  // The route's reads (its prefetch), before anything else is added: the i-th is slot i.
+  void addRouteReads(std::vector<RedisCommand> commands);
+  // The answer to the route's i-th read; nullopt past them (or unanswered).
+  const std::optional<RedisReply>& routeRead(std::size_t i) const;
+  std::size_t routeReads() const { return route_reads_; }
   // Adds `command` to the trip; its answer will be at the slot returned.
   Slot add(RedisCommand command);
   std::size_t size() const { return size_; }
@@ -59,6 +66,7 @@ class RedisRoundTrip {
  private:
   std::vector<RedisCommand> commands_;
   std::size_t size_ = 0;
+  std::size_t route_reads_ = 0;
   std::vector<std::string> keys_read_;  // once sent
   RedisReplies answers_;
   uint64_t epoch_ = 0;

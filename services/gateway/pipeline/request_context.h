@@ -49,8 +49,9 @@ struct KeyCheck {
 // assembled, read and decided by RateLimitStage.
 struct RateCheck {
   // The admission's slot in the round trip, when one was sent (on keyed routes it is also the
-  // key's lookup: the script reads the key's record).
+  // key's lookup: the script reads the key's record), and what it answered.
   std::optional<RedisRoundTrip::Slot> admission;
+  AdmissionAnswer answer;
   // Public routes: whom the admission counts (RateLimiter::Subject::name).
   std::string subject;
   // A decision made without an admission: from what Redis granted or refused before
@@ -61,7 +62,8 @@ struct RateCheck {
 };
 
 // An Idempotency-Key this request holds (IdempotencyStage): the Redis key and the value
-// claiming it, under which its answer is stored on the way out, and the body's digest.
+// claiming it (which carries the request's fingerprint), under which its answer is stored on
+// the way out, and the secret that seals that answer (an HMAC of the key and its scope).
 struct IdempotencyHold {
   std::string record;
   std::string claim;
@@ -84,9 +86,11 @@ struct RequestContext {
   CallerPtr caller = noCaller();
   boost::json::object body;
   // The request's one Redis round trip: the route's prefetch first (the answer to its i-th
-  // command is redis.answer(i)), then the stages' commands.
+  // command is redis.routeRead(i)), then the stages' commands.
   RedisRoundTrip redis;
-  // Each stage's own state: written by that stage (and the parts it calls) alone.
+  // Each stage's own state. KeyCheck: CredentialsStage (and the handler that revokes its own
+  // key). RateCheck: the RateLimiter as the trip is assembled and answered, and RateLimitStage.
+  // IdempotencyHold: IdempotencyStage.
   KeyCheck key;
   RateCheck rate;
   IdempotencyHold idempotency;

@@ -82,8 +82,9 @@ class CredentialsStage final : public Stage {
 };
 
 // 429 RATE_LIMITED over the limit (sliding_window.h); the RateLimit headers on every answer
-// after it. Counts in the credentials' round trip; only when that could not count (a key not
-// cached yet), in a round trip of its own.
+// after it. Decided here when it can be (a grant or refusal kept, or a route counted in the
+// replica's own window), else counted in the credentials' round trip; only when that could not
+// count (a key not cached yet), in a round trip of its own.
 class RateLimitStage final : public Stage {
  public:
   explicit RateLimitStage(RateLimiter& limiter) : limiter_(limiter) {}

@@ -9,7 +9,9 @@ RateDecision LocalRateLimiter::admit(std::string_view subject, int limit, int64_
   std::lock_guard lock(shard.mutex);
   auto it = shard.windows.find(subject);
   if (it == shard.windows.end()) {
-    if (shard.windows.size() >= max_per_shard_ && now_ms - shard.swept_ms >= 1000) {
+    // A clock stepped back sweeps too, rather than not until it has caught up.
+    const bool sweep_due = now_ms - shard.swept_ms >= 1000 || now_ms < shard.swept_ms;
+    if (shard.windows.size() >= max_per_shard_ && sweep_due) {
       shard.swept_ms = now_ms;
       std::erase_if(shard.windows,
                     [now_ms](const auto& entry) { return entry.second.idleAt(now_ms); });

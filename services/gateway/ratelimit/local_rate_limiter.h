@@ -15,6 +15,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/core/text_map.h"
 #include "services/gateway/ratelimit/sliding_window.h"
 
 namespace feedback::gateway {
@@ -29,13 +30,9 @@ class LocalRateLimiter {
 
  private:
   static constexpr std::size_t kShards = 16;
-  struct SubjectHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
   struct Shard {
     mutable std::mutex mutex;
-    std::unordered_map<std::string, SlidingWindow, SubjectHash, std::equal_to<>> windows;
+    TextMap<SlidingWindow> windows;
     int64_t swept_ms = 0;  // when idle windows were last dropped
   };
   const std::size_t max_per_shard_;

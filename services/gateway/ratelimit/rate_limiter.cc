@@ -85,6 +85,10 @@ std::vector<std::string> RateLimiter::admission(std::string_view subject, int li
                                                         grant_min_, grant_share_, grant_max_});
 }
 
+void RateLimiter::received(RequestContext& ctx) {
+  if (ctx.rate.admission) ctx.rate.answer = read(ctx.redis.answer(*ctx.rate.admission));
+}
+
 RateLimiter::Answer RateLimiter::read(const std::optional<RedisReply>& reply) {
   if (!reply || reply->type != RedisReply::Type::kArray || reply->elements.empty()) return {};
   const auto& e = reply->elements;

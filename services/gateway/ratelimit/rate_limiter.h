@@ -59,13 +59,12 @@ class RateLimiter {
   // it.
   void prepare(RequestContext& ctx);
 
-  enum class Outcome { kCounted, kUncounted, kNoAnswer };
-  struct Answer {
-    Outcome outcome = Outcome::kNoAnswer;
-    RateDecision decision = {};
-  };
+  using Outcome = AdmissionAnswer::Outcome;
+  using Answer = AdmissionAnswer;
   // Reads Redis's answer to an admission command.
   static Answer read(const std::optional<RedisReply>& reply);
+  // Once the round trip is back: the admission's answer, read into ctx.rate.answer.
+  static void received(RequestContext& ctx);
 
   // A decision from an admission's answer: counted, the decision (its grant or refusal kept
   // for `subject`; `sent`: when the admission was sent); no answer, the degraded one (nullopt

@@ -42,6 +42,15 @@ struct RateDecision {
   int64_t second_left_ms = 0;
 };
 
+// What the shared window in Redis answered an admission (rate_window_script.h): counted, with
+// its decision; not counted (an API key whose record is not cached: admit it again with its
+// limit); or no answer (Redis unreachable: a degraded decision).
+struct AdmissionAnswer {
+  enum class Outcome { kCounted, kUncounted, kNoAnswer };
+  Outcome outcome = Outcome::kNoAnswer;
+  RateDecision decision = {};
+};
+
 class SlidingWindow {
  public:
   // Counts a request at `now_ms` (Unix milliseconds) against `limit` requests per window.

@@ -95,7 +95,8 @@ void addLinksRoutes(Routes& routes, const Backends& backends, LinkDocuments& doc
              {RouteAttributes{.scope = scopes::kLinksRead,
                               .rpcs = {"LinksService/GetLink", "ResponsesService/CountResponses"}},
               [&documents](const ContextPtr& ctx, Respond respond) {
-                documents.serve(ctx, ctx->params.at(0), ctx->redis.answer(0), std::move(respond));
+                documents.serve(ctx, ctx->params.at(0), ctx->redis.routeRead(0),
+                                std::move(respond));
               },
               [](const RequestContext& ctx) { return LinkDocuments::prefetch(ctx.params.at(0)); }});
 

@@ -81,7 +81,8 @@ void list(const Stub& responses, const ContextPtr& ctx, Respond respond,
         if (!response.results_json().empty()) {
           results = std::move(*response.mutable_results_json());
         } else {
-          // A responses service older than as_json, during a rollout.
+          // A responses service older than as_json, during a rollout: to be removed once
+          // every responses replica answers results_json.
           results.reserve(1024 * static_cast<std::size_t>(response.responses_size()) + 2);
           JsonWriter json(results);
           json.beginArray();
@@ -185,7 +186,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                 auto request = listRequestFrom(*ctx);
                 request.set_link_uuid(ctx->params.at(0));
                 documents.require(
-                    ctx, ctx->params.at(0), ctx->redis.answer(0),
+                    ctx, ctx->params.at(0), ctx->redis.routeRead(0),
                     [responses, &pages, ctx, respond, request = std::move(request)]() mutable {
                       listLinkResponses(responses, pages, ctx, respond, std::move(request));
                     },
@@ -199,7 +200,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                               .rpcs = {"ResponsesService/GetResponse", "LinksService/GetLink"}},
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.require(
-                    ctx, ctx->params.at(0), ctx->redis.answer(0),
+                    ctx, ctx->params.at(0), ctx->redis.routeRead(0),
                     [responses, ctx, respond] {
                       detail(responses, ctx, respond, ctx->params.at(0), ctx->params.at(1));
                     },
@@ -212,7 +213,7 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                               .rpcs = {"ResponsesService/GetLinkSummary", "LinksService/GetLink"}},
               [responses, &documents](const ContextPtr& ctx, Respond respond) {
                 documents.document(
-                    ctx, ctx->params.at(0), ctx->redis.answer(0),
+                    ctx, ctx->params.at(0), ctx->redis.routeRead(0),
                     [responses, ctx, respond](std::shared_ptr<const LinkDocument> doc) {
                       summary(responses, ctx, respond, *doc);
                     },

@@ -49,9 +49,41 @@ inline long pagesRead(pqxx::connection& c, const std::string& execute) {
   return pages;
 }
 
+// A service's migrations as its binary embeds them, read from services/<schema>/migrations.
+class SchemaMigrations {
+ public:
+  explicit SchemaMigrations(const std::string& schema) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::string(SOURCE_DIR) + "/services/" + schema + "/migrations")) {
+      files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      std::ifstream in(file);
+      std::stringstream sql;
+      sql << in.rdbuf();
+      names_.push_back(file.filename().string());
+      sqls_.push_back(sql.str());
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      migrations_.push_back({std::stoi(names_[i]), names_[i], sqls_[i]});
+    }
+  }
+  SchemaMigrations(const SchemaMigrations&) = delete;
+  SchemaMigrations& operator=(const SchemaMigrations&) = delete;
+  // Views of the strings kept here.
+  const std::vector<Migration>& migrations() const { return migrations_; }
+
+ private:
+  std::vector<std::string> names_, sqls_;
+  std::vector<Migration> migrations_;
+};
+
 class ScratchDatabase {
  public:
-  explicit ScratchDatabase(const std::string& purpose) {
+  // `migrated`: with the links, responses and webhooks schemas; else empty.
+  explicit ScratchDatabase(const std::string& purpose, bool migrated = true) {
     const char* url = std::getenv("DATABASE_URL");
     REQUIRE(url != nullptr);
     admin_url_ = url;
@@ -60,7 +92,10 @@ class ScratchDatabase {
     REQUIRE(slash != std::string::npos);
     url_ = admin_url_.substr(0, slash + 1) + name_;
     execAt(admin_url_, "CREATE DATABASE " + name_);
-    for (const char* schema : {"links", "responses", "webhooks"}) migrate(schema);
+    if (!migrated) return;
+    for (const char* schema : {"links", "responses", "webhooks"}) {
+      feedback::applyMigrations(url_, schema, SchemaMigrations(schema).migrations());
+    }
   }
   ~ScratchDatabase() {
     try {
@@ -77,28 +112,6 @@ class ScratchDatabase {
   static void execAt(const std::string& url, const std::string& statement) {
     pqxx::connection c(url);
     exec(c, statement);
-  }
-
-  void migrate(const std::string& schema) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(
-             std::string(SOURCE_DIR) + "/services/" + schema + "/migrations")) {
-      files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    std::vector<std::string> names, sqls;
-    for (const auto& file : files) {
-      std::ifstream in(file);
-      std::stringstream sql;
-      sql << in.rdbuf();
-      names.push_back(file.filename().string());
-      sqls.push_back(sql.str());
-    }
-    std::vector<Migration> migrations;  // views of the strings above, which stay put now
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      migrations.push_back({std::stoi(names[i]), names[i], sqls[i]});
-    }
-    feedback::applyMigrations(url_, schema, migrations);
   }
 
   std::string admin_url_, url_, name_;

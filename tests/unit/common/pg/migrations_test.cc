@@ -21,6 +21,8 @@ TEST_CASE("a migration outside a transaction runs statement by statement, commen
                                  "CREATE INDEX CONCURRENTLY a\n  ON t (x, y);  \n",
                                  "ALTER INDEX a SET (fillfactor = 90)\n"});
   CHECK(migrationStatements("-- nothing but a comment\n").empty());
+  CHECK(migrationStatements("SELECT 1;\r\n \t\r\nSELECT 2;\r\n") ==
+        std::vector<std::string>{"SELECT 1;\r\n", "SELECT 2;\r\n"});
   CHECK(migrationStatements("DO $$\nBEGIN\n  -- a step\n  PERFORM 1;\nEND $$;\nSELECT 2;\n") ==
         std::vector<std::string>{"DO $$\nBEGIN\n  -- a step\n  PERFORM 1;\nEND $$;\n",
                                  "SELECT 2;\n"});

@@ -74,10 +74,11 @@ TEST_CASE("page anchors: each list keeps its most recent anchors, and lists are 
   for (int page = 0; page < 300; ++page) {
     anchors.record("list", 1, page * 10, rows(page * 10, page * 10 + 9));
   }
-  // 64 anchors: those of the last 32 pages, from offset 2680 on.
+  // Two anchors a page: those of the last kAnchorsPerList / 2 pages.
+  const int64_t oldest = (300 - static_cast<int64_t>(PageAnchors::kAnchorsPerList) / 2) * 10;
   CHECK(anchors.find("list", 1, 3000, 10));
-  CHECK(anchors.find("list", 1, 2680 - PageAnchors::kMaxSkip - 1, 1));
-  CHECK_FALSE(anchors.find("list", 1, 2680 - PageAnchors::kMaxSkip - 2, 1));
+  CHECK(anchors.find("list", 1, oldest - PageAnchors::kMaxSkip - 1, 1));
+  CHECK_FALSE(anchors.find("list", 1, oldest - PageAnchors::kMaxSkip - 2, 1));
   for (std::size_t i = 0; i <= PageAnchors::kLists; ++i) {
     anchors.record("list " + std::to_string(i), 1, 0, rows(0, 0));
   }

@@ -88,11 +88,11 @@ void insert(pqxx::connection& c, const std::vector<Row>& rows) {
   }
   exec(c, sql);
   exec(c,
-       "INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed,"
-       " changes) SELECT link_uuid, 0, workspace_uuid, count(*), count(submitted_at), 1"
+       "INSERT INTO responses.link_counts (link_uuid, shard, workspace_uuid, started, completed)"
+       " SELECT link_uuid, 0, workspace_uuid, count(*), count(submitted_at)"
        " FROM responses.responses GROUP BY link_uuid, workspace_uuid"
        " ON CONFLICT (link_uuid, shard) DO UPDATE SET started = EXCLUDED.started,"
-       " completed = EXCLUDED.completed, changes = link_counts.changes + 1");
+       " completed = EXCLUDED.completed");
   exec(c, "VACUUM ANALYZE responses.responses");
 }
 
@@ -270,7 +270,7 @@ TEST_CASE(
              ") AS i, LATERAL (SELECT now() - i * interval '1 second' AS t) AS times");
     exec(*lists.connection,
          "INSERT INTO responses.link_counts SELECT link_uuid, 0, workspace_uuid, count(*),"
-         " count(*) FILTER (WHERE status = 'completed'), 1 FROM responses.responses"
+         " count(*) FILTER (WHERE status = 'completed') FROM responses.responses"
          " GROUP BY 1, 3");
     exec(*lists.connection, "VACUUM ANALYZE responses.responses");
     // Each statement prepared as the store prepares it, under a name of the test's.

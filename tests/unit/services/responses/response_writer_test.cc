@@ -31,15 +31,11 @@ class FakeStore final : public responses::ResponsesStore {
     return std::nullopt;
   }
   Count countResponses(const responses::ResponseFilter&) override { return {}; }
-  std::vector<feedback::responses::v1::Response> listResponses(const responses::ResponseFilter&,
-                                                               responses::Ordering, int64_t,
-                                                               int) override {
+  Rows listResponses(const responses::ResponseFilter&, responses::Ordering, int64_t, int) override {
     return {};
   }
-  std::vector<feedback::responses::v1::Response> listAfter(const responses::ResponseFilter&,
-                                                           responses::Ordering,
-                                                           const responses::Anchor&, int64_t,
-                                                           int) override {
+  Rows listAfter(const responses::ResponseFilter&, responses::Ordering, const responses::Anchor&,
+                 int64_t, int) override {
     return {};
   }
   CountedPage listCounted(const responses::ResponseFilter&, responses::Ordering, int64_t,

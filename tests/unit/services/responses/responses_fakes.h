@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -37,8 +38,11 @@ class FakeStore final : public responses::ResponsesStore {
   std::vector<responses::OutboxEvent> outbox;
   std::map<std::string, int64_t> completed;  // by link
   std::vector<responses::Ordering> orderings_asked;
-  int64_t version = 0;  // of every list: moves with every write
-  int seeks = 0;        // pages read after an anchor
+  int64_t version = 0;     // of every list: moves with every write
+  int seeks = 0;           // pages read after an anchor
+  int64_t last_skip = -1;  // of the last page read after an anchor
+  // Runs as a page's rows are read (after its count): a write in between, say.
+  std::function<void()> while_reading_page;
 
   void insertResponses(const std::vector<const responses::NewResponse*>& batch) override {
     for (const auto* n : batch) {
@@ -140,15 +144,17 @@ class FakeStore final : public responses::ResponsesStore {
     }
     return page;
   }
-  std::vector<v1::Response> listResponses(const responses::ResponseFilter& f, responses::Ordering o,
-                                          int64_t offset, int limit) override {
+  Rows listResponses(const responses::ResponseFilter& f, responses::Ordering o, int64_t offset,
+                     int limit) override {
+    if (while_reading_page) while_reading_page();
     orderings_asked.push_back(o);
-    return slice(sorted(f, o), offset, limit);
+    return {slice(sorted(f, o), offset, limit), version};
   }
-  std::vector<v1::Response> listAfter(const responses::ResponseFilter& f, responses::Ordering o,
-                                      const responses::Anchor& anchor, int64_t skip,
-                                      int limit) override {
+  Rows listAfter(const responses::ResponseFilter& f, responses::Ordering o,
+                 const responses::Anchor& anchor, int64_t skip, int limit) override {
+    if (while_reading_page) while_reading_page();
     ++seeks;
+    last_skip = skip;
     orderings_asked.push_back(o);
     auto all = sorted(f, o);
     const bool ascending = o == responses::Ordering::kSubmittedAsc;
@@ -158,12 +164,13 @@ class FakeStore final : public responses::ResponsesStore {
       const auto from = std::tie(anchor.sort_micros, anchor.uuid);
       return ascending ? from < key : key < from;
     });
-    return slice(all, (first - all.begin()) + skip, limit);
+    return {slice(all, (first - all.begin()) + skip, limit), version};
   }
   CountedPage listCounted(const responses::ResponseFilter& f, responses::Ordering o, int64_t offset,
                           int limit) override {
     ++counted_pages;
-    return {static_cast<int64_t>(matching(f).size()), version, listResponses(f, o, offset, limit)};
+    return {static_cast<int64_t>(matching(f).size()), version,
+            listResponses(f, o, offset, limit).responses};
   }
   int counted_pages = 0;
   std::map<std::string, int64_t> completedCounts(const std::string&,

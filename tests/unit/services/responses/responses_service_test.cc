@@ -262,10 +262,24 @@ TEST_CASE("responses: pages that follow one another are read from where the last
   // Any page once the list changed: read by offset.
   f.oneShot({{"score", "9"}});
   newest_first.insert(newest_first.begin(), newest().front().uuid());
+  const int seeks_then = f.store.seeks;
   read(4);
-  CHECK(f.store.seeks == 11);
+  CHECK(f.store.seeks == seeks_then);
   read(5);
-  CHECK(f.store.seeks == 12);
+  CHECK(f.store.seeks == seeks_then + 1);
+  // A page whose rows were read after a change its count did not see leaves no anchors: a
+  // read that counted before that change would seek from rows that moved.
+  f.oneShot({{"score", "9"}});
+  newest_first.insert(newest_first.begin(), newest().front().uuid());
+  read(1);
+  f.store.while_reading_page = [&f] { ++f.store.version; };
+  read(2);
+  f.store.while_reading_page = nullptr;
+  f.store.version -= 1;  // as counted by a read that raced the change
+  const int seeks_before = f.store.seeks;
+  read(3);
+  CHECK(f.store.seeks == seeks_before + 1);
+  CHECK(f.store.last_skip == 10);  // from page 1's last row, not page 2's
 }
 
 TEST_CASE("responses: details stay in their workspace and link; counts default to 0",

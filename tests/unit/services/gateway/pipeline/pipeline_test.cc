@@ -25,7 +25,7 @@ HttpResponse echo(const RequestContext& ctx) {
   // The routes below read one key each (their prefetch, first in the round trip).
   boost::json::array prefetched;
   if (ctx.route->prefetch) {
-    const auto& p = ctx.redis.answer(0);
+    const auto& p = ctx.redis.routeRead(0);
     prefetched.emplace_back(!p ? boost::json::value("unanswered")
                             : p->type == RedisReply::Type::kString ? boost::json::value(p->str)
                                                                    : boost::json::value(nullptr));

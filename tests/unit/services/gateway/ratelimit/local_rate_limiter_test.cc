@@ -41,5 +41,6 @@ TEST_CASE("local rate limiter: a flood of new subjects when full costs no scan e
   for (int i = 0; i < 50'000; ++i) limiter.admit("flood " + std::to_string(i), 60, 1000 + i / 100);
   const auto took = std::chrono::steady_clock::now() - started;
   INFO(std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms");
-  CHECK(took < std::chrono::milliseconds(500));
+  // 65 ms here without a scan each, 12 s with one: a bound a loaded machine keeps.
+  CHECK(took < std::chrono::seconds(2));
 }
