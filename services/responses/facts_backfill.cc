@@ -3,8 +3,8 @@
 #include <pqxx/pqxx>
 
 #include "common/core/log.h"
-#include "common/pg/pg_array.h"
 #include "common/pg/connect.h"
+#include "common/pg/pg_array.h"
 #include "services/responses/response_columns.h"
 #include "services/responses/stored_answers.h"
 #include "services/responses/summary_facts.h"

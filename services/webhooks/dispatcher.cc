@@ -9,8 +9,8 @@
 #include "common/core/ids.h"
 #include "common/core/log.h"
 #include "common/core/time.h"
-#include "common/webhooks/webhook_rules.h"
 #include "common/pg/connect.h"
+#include "common/webhooks/webhook_rules.h"
 #include "services/webhooks/dispatch_channel.h"
 
 namespace feedback::webhooks {
