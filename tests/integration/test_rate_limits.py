@@ -101,6 +101,14 @@ def expect_soon(call, since):
         time.sleep(0.05)
 
 
+def _intake_on(gateway, ws, method, path, forwarded=None, **kw):
+    """A public intake call on `gateway` (a SecondGateway), for the client `forwarded` names."""
+    headers = {"Host": ws.info["host"]}
+    if forwarded:
+        headers["X-Forwarded-For"] = forwarded
+    return request(method, path, headers=headers, gateway=f"127.0.0.1:{gateway.port}", **kw)
+
+
 @test
 def intake_calls_are_limited_per_client_address_and_link():
     ws = Workspace()
@@ -108,11 +116,7 @@ def intake_calls_are_limited_per_client_address_and_link():
     ws.link(slug="other", questions=[{"prompt": "Why?", "field_key": "why"}])
     with SecondGateway(INTAKE_RATE_LIMIT="5", TRUSTED_PROXIES="127.0.0.1") as b:
         def form(slug, forwarded=None):
-            headers = {"Host": ws.info["host"]}
-            if forwarded:
-                headers["X-Forwarded-For"] = forwarded
-            return request("GET", f"/i/{slug}/form/", headers=headers,
-                           gateway=f"127.0.0.1:{b.port}")
+            return _intake_on(b, ws, "GET", f"/i/{slug}/form/", forwarded)
 
         for i in range(5):
             r = form("limited", "198.51.100.7")
@@ -122,9 +126,8 @@ def intake_calls_are_limited_per_client_address_and_link():
         expect(refused, 429, "RATE_LIMITED")
         assert _int(refused, "Retry-After") >= 1
         # A respondent's double click on submit is refused the same way.
-        expect(request("POST", "/i/limited/submit/", json={"answers": {"why": "x"}},
-                       headers={"Host": ws.info["host"], "X-Forwarded-For": "198.51.100.7"},
-                       gateway=f"127.0.0.1:{b.port}"), 429, "RATE_LIMITED")
+        expect(_intake_on(b, ws, "POST", "/i/limited/submit/", "198.51.100.7",
+                          json={"answers": {"why": "x"}}), 429, "RATE_LIMITED")
         expect(form("other", "198.51.100.7"), 200)     # another link
         expect(form("limited", "198.51.100.8"), 200)   # another respondent behind the proxy
         # What a client writes itself in front of the proxy's entry changes nothing.
@@ -137,9 +140,7 @@ def page_views_count_in_each_replicas_own_window_and_leave_the_shared_one_alone(
     ws.link(slug="viewed", questions=[{"prompt": "Why?", "field_key": "why"}])
     with SecondGateway(INTAKE_RATE_LIMIT="5", TRUSTED_PROXIES="127.0.0.1") as b:
         def on_b(path, address):
-            return request("GET", path, headers={"Host": ws.info["host"],
-                                                 "X-Forwarded-For": address},
-                           gateway=f"127.0.0.1:{b.port}")
+            return _intake_on(b, ws, "GET", path, address)
         admin = b.admin_url
         before = metrics(admin).get('gateway_rate_limit_decisions_total{source="replica",'
                                     'outcome="admitted"}', 0)

@@ -27,17 +27,18 @@ bool isGet(const RedisCommand& command) {
 
 const std::string& RedisRoundTrip::keyRead(Slot slot) const {
   static const std::string kNone;
-  if (slot < keys_read_.size()) return keys_read_[slot];
-  if (slot < commands_.size() && isGet(commands_[slot])) return commands_[slot][1];
-  return kNone;
+  if (sent_at_ != Clock::time_point{}) return slot < keys_read_.size() ? keys_read_[slot] : kNone;
+  return slot < commands_.size() && isGet(commands_[slot]) ? commands_[slot][1] : kNone;
 }
 
 std::vector<RedisCommand> RedisRoundTrip::send(uint64_t epoch) {
   epoch_ = epoch;
   sent_at_ = Clock::now();
-  keys_read_.resize(commands_.size());
+  // Only a trip with a GET keeps anything: most requests' trips are scripts alone.
   for (std::size_t i = 0; i < commands_.size(); ++i) {
-    if (isGet(commands_[i])) keys_read_[i] = commands_[i][1];
+    if (!isGet(commands_[i])) continue;
+    keys_read_.resize(commands_.size());
+    keys_read_[i] = commands_[i][1];
   }
   return std::move(commands_);
 }

@@ -253,8 +253,25 @@ TEST_CASE(
     "[.pg]") {
   Lists lists;
   const std::string ws = kWorkspace, link = kLink;
-  // The statements as the store runs them, by name (response_queries.h), on a link of
-  // `rows` responses beside as many of another link.
+  // The statements measured: a first page (counted) or a sought one, of one status or every
+  // status, by submission time or email.
+  struct Measured {
+    const char* name;
+    responses::QueryKind kind;
+    bool one_status;
+    Ordering order;
+  };
+  const std::vector<Measured> measured = {
+      {"first page", responses::QueryKind::kCounted, true, Ordering::kSubmittedDesc},
+      {"first page, every status", responses::QueryKind::kCounted, false, Ordering::kSubmittedDesc},
+      {"first page by email", responses::QueryKind::kCounted, true, Ordering::kEmailAsc},
+      {"first page by email, every status", responses::QueryKind::kCounted, false,
+       Ordering::kEmailDesc},
+      {"a page sought", responses::QueryKind::kSeek, true, Ordering::kSubmittedDesc},
+      {"a page sought, every status", responses::QueryKind::kSeek, false, Ordering::kSubmittedDesc},
+  };
+  // Each statement as the store runs it (response_queries.h), on a link of `rows` responses
+  // beside as many of another link.
   auto costs = [&](int rows) {
     exec(*lists.connection, "DEALLOCATE ALL");
     exec(*lists.connection, "TRUNCATE responses.responses, responses.link_counts");
@@ -273,16 +290,6 @@ TEST_CASE(
          " count(*) FILTER (WHERE status = 'completed') FROM responses.responses"
          " GROUP BY 1, 3");
     exec(*lists.connection, "VACUUM ANALYZE responses.responses");
-    // Each statement prepared as the store prepares it, under a name of the test's.
-    int prepared = 0;
-    auto statement = [&](responses::QueryKind kind, bool one_status, Ordering o) {
-      const std::string name = "measured_" + std::to_string(++prepared);
-      exec(*lists.connection,
-           "PREPARE " + name + " AS " +
-               responses::statementSql({kind, true, one_status, false, false, o}));
-      return name;
-    };
-    const std::string args = "('" + ws + "', '" + link + "'";
     // A row in the middle of the link, to seek from.
     std::string anchor;
     {
@@ -294,40 +301,24 @@ TEST_CASE(
           std::to_string(rows * 2 / 5) + " LIMIT 1");
       anchor = middle[0].as<std::string>() + ", '" + middle[1].as<std::string>() + "'";
     }
-    return std::vector<long>{
-        pagesRead(*lists.connection,
-                  "EXECUTE " +
-                      statement(responses::QueryKind::kCounted, true, Ordering::kSubmittedDesc) +
-                      args + ", 'completed', 20, 0)"),
-        pagesRead(*lists.connection,
-                  "EXECUTE " +
-                      statement(responses::QueryKind::kCounted, false, Ordering::kSubmittedDesc) +
-                      args + ", 20, 0)"),
-        pagesRead(*lists.connection,
-                  "EXECUTE " +
-                      statement(responses::QueryKind::kCounted, true, Ordering::kEmailAsc) + args +
-                      ", 'completed', 20, 0)"),
-        pagesRead(*lists.connection,
-                  "EXECUTE " +
-                      statement(responses::QueryKind::kCounted, false, Ordering::kEmailDesc) +
-                      args + ", 20, 0)"),
-        pagesRead(*lists.connection,
-                  "EXECUTE " +
-                      statement(responses::QueryKind::kSeek, true, Ordering::kSubmittedDesc) +
-                      args + ", 'completed', " + anchor + ", 20, 0)"),
-        pagesRead(*lists.connection,
-                  "EXECUTE " +
-                      statement(responses::QueryKind::kSeek, false, Ordering::kSubmittedDesc) +
-                      args + ", " + anchor + ", 20, 0)"),
-    };
+    std::vector<long> pages;
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+      const auto& m = measured[i];
+      const std::string name = "measured_" + std::to_string(i);
+      exec(*lists.connection,
+           "PREPARE " + name + " AS " +
+               responses::statementSql({m.kind, true, m.one_status, false, false, m.order}));
+      std::string args = "('" + ws + "', '" + link + "'";
+      if (m.one_status) args += ", 'completed'";
+      if (m.kind == responses::QueryKind::kSeek) args += ", " + anchor;
+      pages.push_back(pagesRead(*lists.connection, "EXECUTE " + name + args + ", 20, 0)"));
+    }
+    return pages;
   };
   const auto small = costs(2'000), large = costs(40'000);
-  const char* kNames[] = {"first page",          "first page, every status",
-                          "first page by email", "first page by email, every status",
-                          "a page sought",       "a page sought, every status"};
   for (std::size_t i = 0; i < small.size(); ++i) {
-    INFO(kNames[i] << ": " << small[i] << " pages at 2,000 responses, " << large[i]
-                   << " at 40,000");
+    INFO(measured[i].name << ": " << small[i] << " pages at 2,000 responses, " << large[i]
+                          << " at 40,000");
     CHECK(small[i] > 0);
     // One more level of each index read is all the growth allowed.
     CHECK(large[i] <= small[i] + 12);
