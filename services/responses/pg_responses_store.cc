@@ -159,7 +159,7 @@ constexpr const char* kStartedCountSql =
 
 constexpr const char* kMergeSearchIndex = "responses_merge_search_index";
 constexpr const char* kMergeSearchIndexSql =
-    "SELECT gin_clean_pending_list('responses.responses_search'::regclass)";
+    "SELECT gin_clean_pending_list('responses.responses_search_keys'::regclass)";
 
 // Rows of link_counts per link: submissions into one link spread over them.
 constexpr int kCountShards = 16;

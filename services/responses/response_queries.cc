@@ -12,11 +12,11 @@ constexpr int64_t kEarliest = -62135596800000000;
 constexpr int64_t kLatest = 253402300799999999;
 
 // The number of each parameter a shape takes (0: not taken), in this order: workspace,
-// [link], [status], [since, until], [pattern], [anchor's sort_at, anchor's uuid],
+// [link], [status], [since, until], [pattern, [term]], [anchor's sort_at, anchor's uuid],
 // [limit, offset].
 struct Numbering {
-  int workspace = 1, link = 0, status = 0, since = 0, until = 0, pattern = 0, anchor_sort = 0,
-      anchor_uuid = 0, limit = 0, offset = 0;
+  int workspace = 1, link = 0, status = 0, since = 0, until = 0, pattern = 0, term = 0,
+      anchor_sort = 0, anchor_uuid = 0, limit = 0, offset = 0;
 };
 
 Numbering numberingOf(const QueryShape& s) {
@@ -29,6 +29,7 @@ Numbering numberingOf(const QueryShape& s) {
     n.until = next++;
   }
   if (s.search) n.pattern = next++;
+  if (s.search_keys) n.term = next++;
   if (s.kind == QueryKind::kSeek) {
     n.anchor_sort = next++;
     n.anchor_uuid = next++;
@@ -48,10 +49,36 @@ std::string fromMicros(int n) {
   return FROM_MICROS_BEFORE + param(n) + FROM_MICROS_AFTER;
 }
 
+// The keys a row must have to match the term, in the link named by `link` (responses
+// migration 015).
+std::string termKeys(const Numbering& n, const std::string& link) {
+  return "responses.search_keys_of(responses.link_search_key(" + link + "), lower(" +
+         param(n.term) + "))";
+}
+
+// Where a shape's rows come from: the responses, or, for a search of the workspace by keys,
+// those of each of its links that have the term's keys in that link, since keys belong to a
+// link. OFFSET 0 keeps each link's lookup apart: joined with the links, the planner would
+// rather read every response of the workspace once than the index once per link.
+std::string sourceOf(const QueryShape& s, const Numbering& n) {
+  if (!s.search_keys || s.link) return " FROM responses.responses";
+  return " FROM (SELECT DISTINCT link_uuid AS searched_link FROM responses.link_counts"
+         " WHERE workspace_uuid = " +
+         param(n.workspace) +
+         ") AS searched_links CROSS JOIN LATERAL (SELECT * FROM responses.responses"
+         " WHERE workspace_uuid = " +
+         param(n.workspace) + " AND link_uuid = searched_link AND search_keys @> " +
+         termKeys(n, "searched_link") + " OFFSET 0) AS responses";
+}
+
 // `status`: the condition on it ("" for none).
 std::string whereOf(const QueryShape& s, const Numbering& n, const std::string& status) {
   std::string sql = " WHERE workspace_uuid = " + param(n.workspace);
   if (s.link) sql += " AND link_uuid = " + param(n.link);
+  // A workspace's keys are looked up in sourceOf.
+  if (s.search_keys && s.link) {
+    sql += " AND search_keys @> " + termKeys(n, param(n.link) + "::uuid");
+  }
   if (!status.empty()) sql += " AND status = " + status;
   if (s.bounded) {
     sql += " AND sort_at >= " + fromMicros(n.since);
@@ -104,7 +131,7 @@ std::string limitOf(const Numbering& n) {
 // what the page needs.
 std::string orderedRows(const QueryShape& s, const Numbering& n, const std::string& columns,
                         const std::string& limit) {
-  const std::string select = "SELECT " + columns + " FROM responses.responses";
+  const std::string select = "SELECT " + columns + sourceOf(s, n);
   if (s.one_status) return select + whereOf(s, n) + orderBy(s.order, "") + limit;
   std::string enough;
   if (!limit.empty())
@@ -137,11 +164,11 @@ std::string countSql(const QueryShape& s, const Numbering& n) {
   if (s.bounded || s.search) {
     const std::string versioned = ", " + versionColumn(s, n);
     if (s.one_status || s.search) {
-      return "SELECT count(*)" + versioned + " FROM responses.responses" + whereOf(s, n);
+      return "SELECT count(*)" + versioned + sourceOf(s, n) + whereOf(s, n);
     }
     // Each status's range of the index, rather than every response of the link or workspace.
     auto counted = [&](const char* status) {
-      return "(SELECT count(*) FROM responses.responses" + whereOf(s, n, status) + ")";
+      return "(SELECT count(*)" + sourceOf(s, n) + whereOf(s, n, status) + ")";
     };
     return "SELECT " + counted("'completed'") + " + " + counted("'in_progress'") + versioned;
   }
@@ -184,9 +211,8 @@ std::string countedSql(const QueryShape& s, const Numbering& n) {
   // A search visits every match to count them: the matches are gathered once, narrow (no
   // answers), and only the page's rows are read whole. Its pages are not continued from
   // their rows (page_anchors.h): version 0.
-  return "WITH matches AS MATERIALIZED (SELECT uuid, sort_at, respondent_email "
-         "FROM responses.responses" +
-         whereOf(s, n) +
+  return "WITH matches AS MATERIALIZED (SELECT uuid, sort_at, respondent_email" +
+         sourceOf(s, n) + whereOf(s, n) +
          ") SELECT p.*, total.n, 0::bigint FROM (SELECT count(*) FROM matches) AS total (n) "
          "LEFT JOIN LATERAL (SELECT " RESPONSE_COLUMNS_OF("r.") ", r.sort_at FROM (SELECT uuid "
          "FROM matches" +
@@ -236,6 +262,7 @@ std::vector<std::string> paramsOf(const QueryShape& s, const ResponseFilter& f, 
     params.push_back(std::to_string(f.until_micros.value_or(kLatest)));
   }
   if (s.search) params.push_back(containsPattern(f.search));
+  if (s.search_keys) params.push_back(f.search);
   if (s.kind == QueryKind::kSeek) {
     params.push_back(std::to_string(anchor->sort_micros));
     params.push_back(anchor->uuid);
@@ -277,6 +304,7 @@ QueryShape shapeOf(const ResponseFilter& f, QueryKind kind, Ordering order) {
   shape.one_status = f.status != StatusFilter::kAll;
   shape.bounded = f.since_micros.has_value() || f.until_micros.has_value();
   shape.search = !f.search.empty();
+  shape.search_keys = hasSearchKeys(f.search);
   shape.order = order;
   return shape;
 }
@@ -299,7 +327,11 @@ void prepareQueries(pqxx::connection& c) {
         for (bool bounded : {false, true}) {
           for (Ordering order : kOrders) {
             if (kind == QueryKind::kSeek && !seeks(order)) continue;
-            QueryShape shape{kind, link, one_status, bounded, false, order};
+            QueryShape shape{.kind = kind,
+                             .link = link,
+                             .one_status = one_status,
+                             .bounded = bounded,
+                             .order = order};
             c.prepare(nameOf(shape), statementSql(shape));
             if (kind == QueryKind::kCount) break;  // one count for every order
           }
@@ -307,6 +339,15 @@ void prepareQueries(pqxx::connection& c) {
       }
     }
   }
+}
+
+bool hasSearchKeys(std::string_view search) {
+  // Characters, not bytes: a UTF-8 continuation byte (10xxxxxx) is part of the one before.
+  int characters = 0;
+  for (char c : search) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
+  }
+  return characters >= 3;
 }
 
 std::string containsPattern(std::string_view search) {

@@ -4,7 +4,7 @@
 // search is prepared once per connection and planned once (a generic plan: planning every
 // page costs more than reading it); a search is planned for its own pattern every time, sent
 // with its values in the text, because only then can the planner tell a rare word (the
-// trigram index) from a common one or one too short for trigrams (the link's index).
+// search keys' index) from a common one (the link's index).
 
 #include <optional>
 #include <pqxx/pqxx>
@@ -28,6 +28,7 @@ struct QueryShape {
   bool one_status = false;  // completed or in_progress, or both
   bool bounded = false;     // since or until given
   bool search = false;
+  bool search_keys = false;                   // a search by the keys of its term (hasSearchKeys)
   Ordering order = Ordering::kSubmittedDesc;  // of pages
 };
 
@@ -59,6 +60,11 @@ std::string statementSql(const QueryShape& shape);
 
 // Declares every prepared shape on a new connection.
 void prepareQueries(pqxx::connection& connection);
+
+// Whether rows can be searched for `search` by keys (responses migration 015): each run of
+// three characters of a text has one, so a term of fewer has none and is looked for in every
+// row of its link or workspace.
+bool hasSearchKeys(std::string_view search);
 
 // The LIKE pattern that finds `search` anywhere, its wildcards taken literally.
 std::string containsPattern(std::string_view search);

@@ -1,5 +1,5 @@
 #pragma once
-// Keeps the search index's pending list short. New rows enter the trigram index through a
+// Keeps the search index's pending list short. New rows enter the search keys' index through a
 // pending list (GIN "fastupdate"); the statement that takes the list past
 // gin_pending_list_limit must merge it into the index itself, and the batch of submissions it
 // writes then waits 50 to 100 ms: that was W4's p99. Merged every second on a connection of

@@ -194,12 +194,12 @@ def responses_metric(name):
 
 
 def pending_search_entries():
-    return int(sql("SELECT pending_tuples FROM pgstatginindex('responses.responses_search')")[0][0])
+    return int(sql("SELECT pending_tuples FROM pgstatginindex('responses.responses_search_keys')")[0][0])
 
 
 @test
 def the_search_index_pending_list_is_merged_in_the_background():
-    # Submissions add their words to the trigram index's pending list; the responses service
+    # Submissions add their search keys to the search index's pending list; the responses service
     # merges it into the index on a connection of its own, so that no submission waits for a
     # merge. Twenty responses are far from the size at which a submission would merge it.
     # Autovacuum empties the pending list too; it is held off so that it cannot take this

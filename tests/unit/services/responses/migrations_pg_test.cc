@@ -29,3 +29,36 @@ TEST_CASE("migrations: replicas starting together apply each once, and none wait
         responses.migrations().size());
   CHECK(tx.exec1("SELECT count(*) FROM pg_index WHERE NOT indisvalid")[0].as<int>() == 0);
 }
+
+TEST_CASE("migrations: responses written before search keys existed get theirs", "[.pg]") {
+  // Migration 015 backfills the keys of rows written under 014 (and by a replica still running
+  // the code before it, through the trigger), so that no response drops out of searches.
+  pg_test::ScratchDatabase db("migrations_keys", false);
+  pg_test::SchemaMigrations responses("responses");
+  std::vector<feedback::Migration> before;
+  for (const auto& m : responses.migrations()) {
+    if (m.version < 15) before.push_back(m);
+  }
+  REQUIRE(before.size() < responses.migrations().size());
+  feedback::applyMigrations(db.url(), "responses", before);
+  pqxx::connection c(db.url());
+  pg_test::exec(c,
+                "INSERT INTO responses.responses (uuid, workspace_uuid, link_uuid, session_id,"
+                " token_hash, status, answers, search_text, started_at, sort_at)"
+                " SELECT gen_random_uuid(), '8c1ef4dd-16ff-4ac9-b3e6-a4b3831701b6',"
+                " '5562fceb-16e5-4770-ac5a-e92ccff0b34e', 's', 'h', 'in_progress', '[]',"
+                " 'Answer ' || i || ' of the Zebracorn', now(), now()"
+                " FROM generate_series(1, 25000) AS i");
+  feedback::applyMigrations(db.url(), "responses", responses.migrations());
+  pqxx::nontransaction tx(c);
+  const auto keyed = tx.exec1(
+      "SELECT count(*) FILTER (WHERE search_keys = responses.search_keys_of("
+      " responses.link_search_key(link_uuid), search_text)), count(*),"
+      " count(*) FILTER (WHERE search_keys @> responses.search_keys_of("
+      " responses.link_search_key('5562fceb-16e5-4770-ac5a-e92ccff0b34e'), 'zebracorn'))"
+      " FROM responses.responses");
+  CHECK(keyed[1].as<int>() == 25000);
+  CHECK(keyed[0].as<int>() == 25000);
+  CHECK(keyed[2].as<int>() == 25000);
+  CHECK(tx.exec1("SELECT count(*) FROM pg_index WHERE NOT indisvalid")[0].as<int>() == 0);
+}

@@ -9,11 +9,13 @@
 // tests (tests/integration/test_responses.py); without one it fails rather than pass.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <optional>
 #include <pqxx/pqxx>
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/pg/connect.h"
@@ -40,7 +42,28 @@ struct Row {
   bool completed = true;
   std::optional<std::string> email;
   int64_t sort_micros = 0;
+  std::string text;  // what a search looks in (search_text)
 };
+
+// Texts of responses and the terms searched for, with what each term must find: cases folded
+// (accented capitals too), LIKE's wildcards taken literally, terms too short for keys.
+const std::vector<std::string> kTexts = {
+    "The Zebracorn crossing", "École d'été, Élan", "100% sure_thing", "ab", "", "ÀBC zèbre",
+    "zebracorn\nsecond line", "back\\slash"};
+const std::vector<std::string> kTerms = {
+    "zebracorn", "ZEBRA", "cross",  "ÉCOLE", "été",    "d'é", "100%", "e_t",  "% s",   "ab",
+    "b",         "zè",    "àbc zè", "xyz",   "orn cr", "_",   "%",    "k\\s", "n\nsec"};
+
+// Lower case as PostgreSQL's lower() makes it, for the texts above.
+std::string folded(std::string text) {
+  for (auto [upper, lower] : {std::pair<std::string, std::string>{"É", "é"}, {"À", "à"}}) {
+    for (auto at = text.find(upper); at != std::string::npos; at = text.find(upper, at)) {
+      text.replace(at, upper.size(), lower);
+    }
+  }
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
 
 std::string uuidOf(int i) {
   char text[37];
@@ -63,13 +86,17 @@ std::vector<Row> makeRows(int count) {
     r.completed = random() % 4 != 0;
     if (random() % 10 != 0) r.email = "r" + std::to_string(random() % 20) + "@example.com";
     r.sort_micros = kEpoch + static_cast<int64_t>(random() % (count / 3 + 1)) * 1'000'000;
+    r.text = kTexts[random() % kTexts.size()];
     rows.push_back(r);
   }
   return rows;
 }
 
 std::string literal(const std::optional<std::string>& text) {
-  return text ? "'" + *text + "'" : "NULL";
+  if (!text) return "NULL";
+  std::string quoted = "'";
+  for (char c : *text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return quoted + "'";
 }
 
 // The rows as the responses service stores them, with their links' counts.
@@ -83,8 +110,8 @@ void insert(pqxx::connection& c, const std::vector<Row>& rows) {
         "'epoch'::timestamptz + " + std::to_string(r.sort_micros) + " * interval '1 microsecond'";
     sql += (i ? ", (" : "(") + literal(r.uuid) + ", " + literal(r.workspace) + ", " +
            literal(r.link) + ", 's', 'h', " + (r.completed ? "'completed'" : "'in_progress'") +
-           ", " + literal(r.email) + ", '[]', '', " + at + ", " + (r.completed ? at : "NULL") +
-           ", " + at + ")";
+           ", " + literal(r.email) + ", '[]', " + literal(r.text) + ", " + at + ", " +
+           (r.completed ? at : "NULL") + ", " + at + ")";
   }
   exec(c, sql);
   exec(c,
@@ -113,6 +140,7 @@ std::vector<std::string> expected(const std::vector<Row>& rows, const responses:
         (f.until_micros && r.sort_micros > *f.until_micros)) {
       continue;
     }
+    if (folded(r.text).find(folded(f.search)) == std::string::npos) continue;
     matching.push_back(&r);
   }
   const bool by_email = o == Ordering::kEmailAsc || o == Ordering::kEmailDesc;
@@ -162,6 +190,7 @@ struct Lists {
     request.set_ordering(kOrderings[static_cast<int>(o)]);
     if (f.since_micros) request.set_since_micros(*f.since_micros);
     if (f.until_micros) request.set_until_micros(*f.until_micros);
+    request.set_search(f.search);
     request.mutable_page()->set_page(number);
     request.mutable_page()->set_page_size(size);
     try {
@@ -229,6 +258,37 @@ TEST_CASE("lists: every shape pages as the sort in memory does, sought or by off
   }
 }
 
+TEST_CASE("lists: a search finds what a case-insensitive substring match does", "[.pg]") {
+  // Terms of three characters or more are looked up by the keys of their link (responses
+  // migration 015), in one link or in each link of the workspace; shorter ones in every row.
+  Lists lists;
+  const auto rows = makeRows(300);
+  insert(*lists.connection, rows);
+  constexpr int kSize = 9;
+  int found = 0;
+  for (const auto& term : kTerms) {
+    for (bool whole_workspace : {false, true}) {
+      for (StatusFilter status : {StatusFilter::kCompleted, StatusFilter::kAll}) {
+        responses::ResponseFilter f;
+        f.workspace_uuid = kWorkspace;
+        if (!whole_workspace) f.link_uuid = kLink;
+        f.status = status;
+        f.search = term;
+        const auto want = expected(rows, f, Ordering::kSubmittedDesc);
+        found += static_cast<int>(want.size());
+        const int pages = std::max(1, static_cast<int>((want.size() + kSize - 1) / kSize));
+        INFO("term '" << term << "', workspace " << whole_workspace << ", status "
+                      << static_cast<int>(status) << ", " << want.size() << " rows");
+        for (int n = 1; n <= pages; ++n) {
+          INFO("page " << n);
+          CHECK(lists.page(f, Ordering::kSubmittedDesc, n, kSize) == slice(want, n, kSize));
+        }
+      }
+    }
+  }
+  CHECK(found > 1000);  // the terms find rows, not only nothing
+}
+
 TEST_CASE("lists: a page sought after the list changed is read by offset, exactly", "[.pg]") {
   Lists lists;
   auto rows = makeRows(200);
@@ -239,7 +299,7 @@ TEST_CASE("lists: a page sought after the list changed is read by offset, exactl
   const auto before = expected(rows, f, Ordering::kSubmittedDesc);
   CHECK(lists.page(f, Ordering::kSubmittedDesc, 2, 10) == slice(before, 2, 10));
   // A newer response, counted as the service counts one: every later row moves by one.
-  Row newer{uuidOf(100'000), kWorkspace, kLink, true, "new@example.com", kEpoch + 999'000'000};
+  Row newer{uuidOf(100'000), kWorkspace, kLink, true, "new@example.com", kEpoch + 999'000'000, ""};
   rows.push_back(newer);
   insert(*lists.connection, {newer});
   const auto after = expected(rows, f, Ordering::kSubmittedDesc);
@@ -307,7 +367,8 @@ TEST_CASE(
       const std::string name = "measured_" + std::to_string(i);
       exec(*lists.connection,
            "PREPARE " + name + " AS " +
-               responses::statementSql({m.kind, true, m.one_status, false, false, m.order}));
+               responses::statementSql(
+                   {.kind = m.kind, .link = true, .one_status = m.one_status, .order = m.order}));
       std::string args = "('" + ws + "', '" + link + "'";
       if (m.one_status) args += ", 'completed'";
       if (m.kind == responses::QueryKind::kSeek) args += ", " + anchor;
@@ -322,5 +383,66 @@ TEST_CASE(
     CHECK(small[i] > 0);
     // One more level of each index read is all the growth allowed.
     CHECK(large[i] <= small[i] + 12);
+  }
+}
+
+TEST_CASE("lists: what a search costs stays put as other links and workspaces grow", "[.pg]") {
+  // The trigram index this replaced kept one posting list per trigram for every link: a rare
+  // word searched in one link read the entries of every other link that held it.
+  Lists lists;
+  const std::string ws = kWorkspace, link = kLink;
+  // Beside the link's 1,000 responses, of which 10 mention the word: `others` in another link
+  // of the workspace that share most of its trigrams, and as many in another workspace that
+  // mention it.
+  auto costs = [&](int others) {
+    exec(*lists.connection, "TRUNCATE responses.responses, responses.link_counts");
+    auto add = [&](const std::string& workspace, const std::string& in, int count,
+                   const std::string& text) {
+      exec(*lists.connection,
+           "INSERT INTO responses.responses (uuid, workspace_uuid, link_uuid, session_id,"
+           " token_hash, status, answers, search_text, started_at, submitted_at, sort_at)"
+           " SELECT gen_random_uuid(), '" +
+               workspace + "', '" + in + "', 's', 'h', 'completed', '[]', '" + text +
+               " ' || i, t, t, t FROM generate_series(1, " + std::to_string(count) +
+               ") AS i, LATERAL (SELECT now() - i * interval '1 second' AS t) AS times");
+    };
+    add(ws, link, 990, "a record of the core track");
+    add(ws, link, 10, "the zebracorn''s record");
+    add(ws, kOtherLink, others, "the zebra''s corn record");
+    add(kOtherWorkspace, kOtherWorkspaceLink, others, "zebracorn, according to the record");
+    exec(*lists.connection,
+         "INSERT INTO responses.link_counts SELECT link_uuid, 0, workspace_uuid, count(*),"
+         " count(*) FROM responses.responses GROUP BY 1, 3");
+    exec(*lists.connection, "VACUUM ANALYZE responses.responses");
+    std::vector<long> pages;
+    for (bool one_link : {true, false}) {
+      const std::string sql = responses::statementSql({.kind = responses::QueryKind::kCounted,
+                                                       .link = one_link,
+                                                       .one_status = true,
+                                                       .search = true,
+                                                       .search_keys = true,
+                                                       .order = Ordering::kSubmittedDesc});
+      const std::string name = one_link ? "searched_link" : "searched_workspace";
+      exec(*lists.connection, "DEALLOCATE ALL");
+      exec(*lists.connection, "PREPARE " + name + " AS " + sql);
+      std::string args = "('" + ws + "'";
+      if (one_link) args += ", '" + link + "'";
+      args += ", 'completed', '%zebracorn%', 'ZEBRACORN', 20, 0)";
+      pages.push_back(pagesRead(*lists.connection, "EXECUTE " + name + args));
+    }
+    return pages;
+  };
+  // Planned for its values, as runQuery sends them.
+  exec(*lists.connection, "SET plan_cache_mode = force_custom_plan");
+  // Both with posting trees for the other link's keys (a few thousand entries make one).
+  const auto small = costs(8'000), large = costs(40'000);
+  const char* names[] = {"the link", "the workspace"};
+  for (std::size_t i = 0; i < small.size(); ++i) {
+    INFO(names[i] << ": " << small[i] << " pages beside 8,000 responses, " << large[i]
+                  << " beside 40,000");
+    CHECK(small[i] > 0);
+    // One more level of each index read is all the growth allowed: the primary key's, read
+    // once for each of the page's ten rows, counts in every node above it (pagesRead).
+    CHECK(large[i] <= small[i] + 4 * 10 + 12);
   }
 }
