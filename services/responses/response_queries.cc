@@ -49,11 +49,14 @@ std::string fromMicros(int n) {
   return FROM_MICROS_BEFORE + param(n) + FROM_MICROS_AFTER;
 }
 
-// The keys a row must have to match the term, in the link named by `link` (responses
-// migration 015).
-std::string termKeys(const Numbering& n, const std::string& link) {
-  return "responses.search_keys_of(responses.link_search_key(" + link + "), lower(" +
-         param(n.term) + "))";
+// That a row has the keys of the term in the link named by `link` (responses migration 015),
+// unless the term has none: then the condition is true, and falls away when the statement is
+// planned (the term is a constant by then, runQuery), so that the rows are read by another
+// index rather than the keys' index whole.
+std::string hasTermKeys(const Numbering& n, const std::string& link) {
+  const std::string term = "lower(" + param(n.term) + ")";
+  return "(search_keys @> responses.term_keys(responses.link_search_key(" + link + "), " + term +
+         ") OR cardinality(responses.term_trigrams(" + term + ")) = 0)";
 }
 
 // Where a shape's rows come from: the responses, or, for a search of the workspace by keys,
@@ -67,8 +70,8 @@ std::string sourceOf(const QueryShape& s, const Numbering& n) {
          param(n.workspace) +
          ") AS searched_links CROSS JOIN LATERAL (SELECT * FROM responses.responses"
          " WHERE workspace_uuid = " +
-         param(n.workspace) + " AND link_uuid = searched_link AND search_keys @> " +
-         termKeys(n, "searched_link") + " OFFSET 0) AS responses";
+         param(n.workspace) + " AND link_uuid = searched_link AND " +
+         hasTermKeys(n, "searched_link") + " OFFSET 0) AS responses";
 }
 
 // `status`: the condition on it ("" for none).
@@ -76,9 +79,7 @@ std::string whereOf(const QueryShape& s, const Numbering& n, const std::string& 
   std::string sql = " WHERE workspace_uuid = " + param(n.workspace);
   if (s.link) sql += " AND link_uuid = " + param(n.link);
   // A workspace's keys are looked up in sourceOf.
-  if (s.search_keys && s.link) {
-    sql += " AND search_keys @> " + termKeys(n, param(n.link) + "::uuid");
-  }
+  if (s.search_keys && s.link) sql += " AND " + hasTermKeys(n, param(n.link) + "::uuid");
   if (!status.empty()) sql += " AND status = " + status;
   if (s.bounded) {
     sql += " AND sort_at >= " + fromMicros(n.since);

@@ -61,9 +61,9 @@ std::string statementSql(const QueryShape& shape);
 // Declares every prepared shape on a new connection.
 void prepareQueries(pqxx::connection& connection);
 
-// Whether rows can be searched for `search` by keys (responses migration 015): each run of
-// three characters of a text has one, so a term of fewer has none and is looked for in every
-// row of its link or workspace.
+// Whether rows may be searched for `search` by keys (responses migration 015): keys are
+// trigrams, so a term of fewer than three characters has none and is looked for in every row
+// of its link or workspace (as one whose words are too short is, by the statement itself).
 bool hasSearchKeys(std::string_view search);
 
 // The LIKE pattern that finds `search` anywhere, its wildcards taken literally.

@@ -4,26 +4,37 @@
 -- every link that shares its trigrams, and the link's and workspace's own lists, so that a rare
 -- word in a link of 100,000 cost 1.7 ms of index at 2 million responses and more as the table
 -- grew (search afresh fell from 1,110 to 650 a second). Each response now carries the keys of
--- its folded text: a hash of each run of three characters, XORed with a key of its link. A
--- key's posting list holds that link's rows only, and a search reads those of its term (7 for
--- "zebracorn") to find the link's matches: 0.02 ms whatever the table holds. Keys are a
--- necessary condition (a hash may collide); LIKE still decides. A term of fewer than three
--- characters has no key, and scans its link (response_queries.cc).
+-- its folded text: a hash of each of its trigrams (pg_trgm's, as the old index had them) XORed
+-- with a hash of its link. A key's posting list holds that link's rows only, and a search
+-- reads those of its term (7 for "zebracorn") to find the link's matches: 0.02 ms whatever
+-- the table holds. Keys are a necessary condition (a hash may collide); LIKE still decides.
 --
 -- The keys are computed here, from the text as folded, by the trigger that folds it, and a
--- search's from its term by the same function: one definition, whatever writes the row.
+-- search's from its term by the same functions: one definition, whatever writes the row.
 DROP INDEX CONCURRENTLY IF EXISTS responses_search;
 ALTER TABLE responses ADD COLUMN IF NOT EXISTS search_keys int4[];
 -- A link's part of its keys: a hash of its uuid.
 CREATE OR REPLACE FUNCTION responses.link_search_key(link uuid) RETURNS int4
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT uuid_hash(link) $$;
--- The keys of `folded` (already lower case) in the link whose key is `link_key`: one per run of
--- three characters, duplicates included (the index keeps each once).
+-- The keys of `folded` (already lower case) in the link whose key is `link_key`.
 CREATE OR REPLACE FUNCTION responses.search_keys_of(link_key int4, folded text) RETURNS int4[]
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  AS $$ SELECT ARRAY(SELECT hashtext(substr(folded, i, 3)) # link_key
-                     FROM generate_series(1, length(folded) - 2) AS i) $$;
+  AS $$ SELECT ARRAY(SELECT hashtext(t) # link_key FROM unnest(public.show_trgm(folded)) AS t) $$;
+-- The trigrams every text that holds `term` (folded) has: pg_trgm pads each word with spaces,
+-- but a word at either end of a term may go on in the text, so the trigrams of the term's
+-- first two and last two characters, where that padding is, are left out (some of them may
+-- be in the text after all; fewer keys only find more rows for LIKE to turn down). A term
+-- that has none (one or two letters a word) is looked for without keys.
+CREATE OR REPLACE FUNCTION responses.term_trigrams(term text) RETURNS text[]
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT ARRAY(SELECT unnest(public.show_trgm(term))
+                     EXCEPT SELECT unnest(public.show_trgm(left(term, 2)))
+                     EXCEPT SELECT unnest(public.show_trgm(right(term, 2)))) $$;
+CREATE OR REPLACE FUNCTION responses.term_keys(link_key int4, term text) RETURNS int4[]
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT ARRAY(SELECT hashtext(t) # link_key
+                     FROM unnest(responses.term_trigrams(term)) AS t) $$;
 CREATE OR REPLACE FUNCTION responses.fold_search_text() RETURNS trigger
   LANGUAGE plpgsql AS $$
 BEGIN

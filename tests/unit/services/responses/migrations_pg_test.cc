@@ -54,7 +54,7 @@ TEST_CASE("migrations: responses written before search keys existed get theirs",
   const auto keyed = tx.exec1(
       "SELECT count(*) FILTER (WHERE search_keys = responses.search_keys_of("
       " responses.link_search_key(link_uuid), search_text)), count(*),"
-      " count(*) FILTER (WHERE search_keys @> responses.search_keys_of("
+      " count(*) FILTER (WHERE search_keys @> responses.term_keys("
       " responses.link_search_key('5562fceb-16e5-4770-ac5a-e92ccff0b34e'), 'zebracorn'))"
       " FROM responses.responses");
   CHECK(keyed[1].as<int>() == 25000);
