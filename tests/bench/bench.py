@@ -124,11 +124,15 @@ def scenario(name, url, script, key, connections=CONNECTIONS, extra_env=None, st
              gateway=None, stack_dir=STACK_DIR):
     """One wrk run after a warm-up; with the CPU per request of the stack in `stack_dir`
     unless `stack` is False (`gateway`: the BenchProcess measured instead of the stack's)."""
+    pg_port = stack_env(stack_dir)["PG_PORT"]
+    gateway_pid = gateway.pid if gateway else None
+    waited, busy = stack_cpu.settle(stack_dir, pg_port, gateway_pid)
+    if waited > 1:
+        print(f"bench: {name}: waited {waited:.0f} s for the stack to settle "
+              f"({busy:.0%} of a core last)", flush=True)
     print(f"bench: {name}: warm-up {WARMUP}, then {DURATION} at {connections} connections ...",
           flush=True)
     wrk(url, script, key, connections, WARMUP, extra_env)
-    pg_port = stack_env(stack_dir)["PG_PORT"]
-    gateway_pid = gateway.pid if gateway else None
     before = stack_cpu.snapshot(stack_dir, pg_port, gateway_pid)
     r = wrk(url, script, key, connections, DURATION, extra_env)
     if stack:

@@ -2,6 +2,7 @@
 throughput varies from run to run, CPU microseconds per request is the steadier figure, and
 it says which process a request costs most in."""
 import os
+import time
 
 ROLES = ("gateway", "tokens", "links", "responses", "webhooks", "redis")
 TICK_SECONDS = 1.0 / os.sysconf("SC_CLK_TCK")
@@ -72,3 +73,21 @@ def per_request(before, after, requests):
     for pid, (role, ticks) in after.items():
         spent[role] = spent.get(role, 0) + ticks - before.get(pid, (role, 0))[1]
     return {role: ticks * TICK_SECONDS * 1e6 / max(requests, 1) for role, ticks in sorted(spent.items())}
+
+
+def settle(stack_dir, pg_port, gateway_pid=None, idle_cores=0.15, longest=120.0):
+    """Waits until the stack spends less than `idle_cores` of CPU over a second (at most
+    `longest` seconds), so that a row is not measured beside what the row before it left
+    running: autovacuum after a fill, the search index's merges, a checkpoint. Returns the
+    seconds waited and the share of a core last seen."""
+    waited, busy = 0.0, 0.0
+    while waited < longest:
+        before = snapshot(stack_dir, pg_port, gateway_pid)
+        time.sleep(1.0)
+        waited += 1.0
+        after = snapshot(stack_dir, pg_port, gateway_pid)
+        busy = sum(ticks - before.get(pid, (role, ticks))[1]
+                   for pid, (role, ticks) in after.items()) * TICK_SECONDS
+        if busy < idle_cores:
+            break
+    return waited, busy
