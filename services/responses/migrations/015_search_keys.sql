@@ -12,7 +12,21 @@
 -- The keys are computed here, from the text as folded, by the trigger that folds it, and a
 -- search's from its term by the same functions: one definition, whatever writes the row.
 DROP INDEX CONCURRENTLY IF EXISTS responses_search;
-ALTER TABLE responses ADD COLUMN IF NOT EXISTS search_keys int4[];
+-- The column's lock is brief, but waiting for it behind a long read (a summary, an export) would
+-- hold every submission queued behind it: it is asked for 2 s at a time.
+DO $$
+BEGIN
+  FOR attempt IN 1..30 LOOP
+    BEGIN
+      PERFORM set_config('lock_timeout', '2s', true);
+      ALTER TABLE responses.responses ADD COLUMN IF NOT EXISTS search_keys int4[];
+      RETURN;
+    EXCEPTION WHEN lock_not_available THEN
+      PERFORM pg_sleep(1);
+    END;
+  END LOOP;
+  RAISE EXCEPTION 'responses.responses stayed locked: search_keys not added';
+END $$;
 -- A link's part of its keys: a hash of its uuid.
 CREATE OR REPLACE FUNCTION responses.link_search_key(link uuid) RETURNS int4
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -65,3 +79,7 @@ END $$;
 DROP INDEX CONCURRENTLY IF EXISTS responses_search_keys;
 CREATE INDEX CONCURRENTLY responses_search_keys ON responses USING gin (search_keys)
   WITH (gin_pending_list_limit = 32768);
+-- A row that a replica of the previous version inserted between the column and the trigger,
+-- committed after the batches passed its uuid. Building the index waited for every
+-- transaction older than it, so none is still to come.
+UPDATE responses.responses SET search_text = search_text WHERE search_keys IS NULL;

@@ -290,6 +290,68 @@ TEST_CASE("lists: a search finds what a case-insensitive substring match does", 
   CHECK(found > 1000);  // the terms find rows, not only nothing
 }
 
+TEST_CASE("search keys: a row that holds a term has every key of it, and plans use them", "[.pg]") {
+  // The keys alone, without LIKE after them: a row they turned down that holds the term would
+  // be missing from the list whatever LIKE says.
+  Lists lists;
+  insert(*lists.connection, makeRows(300));
+  pqxx::nontransaction tx(*lists.connection);
+  int keyed_terms = 0;
+  for (const auto& term : kTerms) {
+    INFO("term '" << term << "'");
+    const auto row = tx.exec_params1(
+        "SELECT count(*) FILTER (WHERE strpos(search_text, lower($1)) > 0),"
+        " count(*) FILTER (WHERE strpos(search_text, lower($1)) > 0 AND NOT search_keys @>"
+        "  responses.term_keys(responses.link_search_key(link_uuid), lower($1))),"
+        " count(*) FILTER (WHERE search_keys @>"
+        "  responses.term_keys(responses.link_search_key(link_uuid), lower($1))),"
+        " (SELECT cardinality(responses.term_trigrams(lower($1))))"
+        " FROM responses.responses",
+        term);
+    CHECK(row[1].as<int>() == 0);
+    if (row[3].as<int>() > 0) {
+      ++keyed_terms;
+      // Keys turn rows down: no more rows have them than hold a trigram-alike of the term.
+      CHECK(row[2].as<int>() >= row[0].as<int>());
+      CHECK(row[2].as<int>() < 300);
+    }
+  }
+  CHECK(keyed_terms >= 15);
+  CHECK(tx.exec1("SELECT count(*) FROM responses.responses WHERE search_keys @>"
+                 " responses.term_keys(responses.link_search_key(link_uuid), 'xyz')")[0]
+            .as<int>() == 0);
+  // The statements of a search read the keys' index, in one link and in each of a workspace's,
+  // once the link holds more than a scan of it would cost.
+  tx.exec(std::string("INSERT INTO responses.responses (uuid, workspace_uuid, link_uuid,"
+                      " session_id, token_hash, status, answers, search_text, started_at,"
+                      " submitted_at, sort_at) SELECT gen_random_uuid(), '") +
+          kWorkspace + "', '" + kLink +
+          "', 's', 'h', 'completed', '[]', 'a filler row ' || i, now(), now(), now()"
+          " FROM generate_series(1, 20000) AS i");
+  tx.exec("VACUUM ANALYZE responses.responses");  // the pending list merged, as in service
+  for (bool one_link : {true, false}) {
+    std::string sql = responses::statementSql({.kind = responses::QueryKind::kCounted,
+                                               .link = one_link,
+                                               .one_status = true,
+                                               .search = true,
+                                               .search_keys = true,
+                                               .order = Ordering::kSubmittedDesc});
+    std::vector<std::string> values{kWorkspace};
+    if (one_link) values.push_back(kLink);
+    for (const char* v : {"completed", "%zebracorn%", "Zebracorn", "20", "0"}) values.push_back(v);
+    for (std::size_t i = values.size(); i >= 1; --i) {
+      const std::string name = "$" + std::to_string(i);
+      for (auto at = sql.find(name); at != std::string::npos; at = sql.find(name, at)) {
+        sql.replace(at, name.size(), tx.quote(values[i - 1]));
+      }
+    }
+    std::string plan;
+    for (const auto& line : tx.exec("EXPLAIN " + sql)) plan += line[0].c_str() + std::string("\n");
+    INFO(plan);
+    CHECK(plan.find("responses_search_keys") != std::string::npos);
+  }
+}
+
 TEST_CASE("lists: a page sought after the list changed is read by offset, exactly", "[.pg]") {
   Lists lists;
   auto rows = makeRows(200);
