@@ -246,7 +246,12 @@ def deleting_a_webhook_while_its_send_is_recorded_does_not_fail():
         time.sleep(0.5)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             deleted = pool.submit(ws.call, "DELETE", f"workspaces/{ws.uuid}/webhooks/{hook['uuid']}/")
-            time.sleep(0.5)  # the delete waits for the send's row
+            # The delete waits for the send's row before the recorder asks for the webhook's, so
+            # that its deadlock check comes first and it is the one PostgreSQL fails (after a
+            # fixed half second, a slow delete once left the recorder to be failed instead).
+            wait_until(lambda: sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
+                                   " = 'Lock' AND query LIKE 'DELETE FROM webhooks.webhooks%'") != [["0"]],
+                       10, "the delete waiting for the send's row")
             recorder.stdin.write(f"SELECT 1 FROM webhooks.webhooks WHERE uuid = '{hook['uuid']}' FOR KEY SHARE;"
                                  " COMMIT;\n")
             out, _ = recorder.communicate(timeout=30)
