@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "common/questions/answer_rules.h"
 #include "services/responses/response_columns.h"
 
 namespace feedback::responses {
@@ -310,11 +311,16 @@ QueryShape shapeOf(const ResponseFilter& f, QueryKind kind, Ordering order) {
   return shape;
 }
 
+std::string searchSql(pqxx::transaction_base& tx, const QueryShape& shape,
+                      const ResponseFilter& filter, int64_t offset, int limit) {
+  return withValues(tx, statementSql(shape), paramsOf(shape, filter, offset, limit, nullptr));
+}
+
 pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
                       const ResponseFilter& filter, int64_t offset, int limit,
                       const Anchor* anchor) {
+  if (shape.search) return tx.exec(searchSql(tx, shape, filter, offset, limit));
   const auto params = paramsOf(shape, filter, offset, limit, anchor);
-  if (shape.search) return tx.exec(withValues(tx, statementSql(shape), params));
   return tx.exec_prepared(nameOf(shape), pqxx::prepare::make_dynamic_params(params));
 }
 
@@ -343,12 +349,7 @@ void prepareQueries(pqxx::connection& c) {
 }
 
 bool hasSearchKeys(std::string_view search) {
-  // Characters, not bytes: a UTF-8 continuation byte (10xxxxxx) is part of the one before.
-  int characters = 0;
-  for (char c : search) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
-  }
-  return characters >= 3;
+  return questions::characterCount(search) >= 3;
 }
 
 std::string containsPattern(std::string_view search) {

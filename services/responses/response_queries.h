@@ -54,6 +54,11 @@ pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
                       const ResponseFilter& filter, int64_t offset = 0, int limit = 0,
                       const Anchor* anchor = nullptr);
 
+// A search's statement as runQuery sends it: its values in its text, in place of its
+// parameters (a search is not seeking: no anchor).
+std::string searchSql(pqxx::transaction_base& tx, const QueryShape& shape,
+                      const ResponseFilter& filter, int64_t offset, int limit);
+
 // The statement of a shape, with its parameters numbered (a search's too, which runQuery
 // sends with its values in the text).
 std::string statementSql(const QueryShape& shape);

@@ -330,21 +330,13 @@ TEST_CASE("search keys: a row that holds a term has every key of it, and plans u
           " FROM generate_series(1, 20000) AS i");
   tx.exec("VACUUM ANALYZE responses.responses");  // the pending list merged, as in service
   for (bool one_link : {true, false}) {
-    std::string sql = responses::statementSql({.kind = responses::QueryKind::kCounted,
-                                               .link = one_link,
-                                               .one_status = true,
-                                               .search = true,
-                                               .search_keys = true,
-                                               .order = Ordering::kSubmittedDesc});
-    std::vector<std::string> values{kWorkspace};
-    if (one_link) values.push_back(kLink);
-    for (const char* v : {"completed", "%zebracorn%", "Zebracorn", "20", "0"}) values.push_back(v);
-    for (std::size_t i = values.size(); i >= 1; --i) {
-      const std::string name = "$" + std::to_string(i);
-      for (auto at = sql.find(name); at != std::string::npos; at = sql.find(name, at)) {
-        sql.replace(at, name.size(), tx.quote(values[i - 1]));
-      }
-    }
+    responses::ResponseFilter f;
+    f.workspace_uuid = kWorkspace;
+    if (one_link) f.link_uuid = kLink;
+    f.search = "Zebracorn";
+    const auto shape = responses::shapeOf(f, responses::QueryKind::kCounted);
+    REQUIRE(shape.search_keys);
+    const std::string sql = responses::searchSql(tx, shape, f, 0, 20);
     std::string plan;
     for (const auto& line : tx.exec("EXPLAIN " + sql)) plan += line[0].c_str() + std::string("\n");
     INFO(plan);
