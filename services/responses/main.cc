@@ -7,6 +7,7 @@
 #include "common/service/service_runner.h"
 #include "services/responses/ai_settings.h"
 #include "services/responses/evaluation/local_evaluator.h"
+#include "services/responses/export/export_grpc.h"
 #include "services/responses/facts_backfill.h"
 #include "services/responses/media/blob_collector.h"
 #include "services/responses/media/media_grpc.h"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   using namespace feedback;
   int writers = 1;
   int merge_search_index_ms = 0;
+  int exporters = 2;
   responses::AiSettings ai;
   responses::MediaSettings media;
   return serviceMain(
@@ -48,6 +50,10 @@ int main(int argc, char** argv) {
             {"how often the search index's pending list is merged on a connection of its "
              "own, so that submissions never wait for a merge (0: submissions merge it as "
              "PostgreSQL does by default); the database user must own the index"});
+        exporters = env.integer(
+            "EXPORT_CONCURRENCY", 2, 1, 64,
+            {"exports read at once, each on a connection of its own for as long as its client "
+             "takes the file; as many more wait, and further ones are answered 503"});
         ai = responses::readAiSettings(env);
         media = responses::readMediaSettings(env);
       },
@@ -100,7 +106,10 @@ int main(int argc, char** argv) {
         responses::SpeechSynthesizer speech;
         responses::TranscriberPool live(media.transcription.model, media.live_streams);
         responses::MediaGrpc media_adapter(media_answers, speech, live, r.pool, r.counters);
-        r.serve({&adapter, &media_adapter});
+        const responses::ResponseExport exports(&media_urls);
+        PgPool export_pool(r.basics.database_url, exporters, static_cast<std::size_t>(exporters));
+        responses::ExportGrpc export_adapter(exports, export_pool, r.counters);
+        r.serve({&adapter, &media_adapter, &export_adapter});
         // The workers use media_answers, declared after them: they stop first, the
         // transcriptions (which wake the speech server's) before the speech server's.
         transcriptions.reset();

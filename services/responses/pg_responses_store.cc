@@ -1,6 +1,7 @@
 #include "services/responses/pg_responses_store.h"
 
 #include <boost/json/parse.hpp>
+#include <cstdio>
 #include <future>
 #include <map>
 #include <pqxx/pqxx>
@@ -506,6 +507,38 @@ int64_t PgResponsesStore::startedCount(const std::string& workspace_uuid,
                       sql::nullUnless(since.has_value(), since_text),
                       sql::nullUnless(until.has_value(), until_text))[0]
       .as<int64_t>();
+}
+
+}  // namespace feedback::responses
+
+namespace feedback::responses {
+
+namespace {
+
+// An export's rows: the list's statement without its page (exportSql), so that they come in
+// the list's order, its values in its text (a cursor's query takes no parameters). Planned for
+// its first rows (cursor_tuple_fraction's default): read along the list's index, not sorted.
+constexpr const char* kExportCursor = "DECLARE export_rows NO SCROLL CURSOR FOR ";
+constexpr const char* kExportFetch = "FETCH FORWARD %d FROM export_rows";
+
+}  // namespace
+
+void PgResponsesStore::forEachResponse(const ResponseFilter& filter, Ordering ordering, int batch,
+                                       const std::function<bool(ResponseBatch&)>& each) {
+  // One snapshot for the whole file, read-only.
+  pqxx::read_transaction tx(connection_);
+  tx.exec(kExportCursor + exportSql(tx, filter, ordering));
+  char fetch[64];
+  std::snprintf(fetch, sizeof fetch, kExportFetch, batch);
+  for (;;) {
+    const auto rows = tx.exec(fetch);
+    ResponseBatch responses;
+    responses.reserve(rows.size());
+    for (const auto& row : rows) responses.push_back(std::move(storedFrom(row).response));
+    if (!responses.empty() && !each(responses)) break;
+    if (rows.size() < static_cast<std::size_t>(batch)) break;
+  }
+  tx.commit();
 }
 
 }  // namespace feedback::responses

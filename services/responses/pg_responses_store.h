@@ -39,6 +39,8 @@ class PgResponsesStore final : public ResponsesStore {
                            const std::function<void(const FactsBatch&)>& each) override;
   int64_t startedCount(const std::string& workspace_uuid, const std::string& link_uuid,
                        std::optional<int64_t> since, std::optional<int64_t> until) override;
+  void forEachResponse(const ResponseFilter& filter, Ordering ordering, int batch,
+                       const std::function<bool(ResponseBatch&)>& each) override;
   // Merges the search index's pending list into the index (SearchIndexMerger); returns the
   // pending-list pages it emptied. Only the index's owner may.
   int64_t mergeSearchIndex();

@@ -35,7 +35,7 @@ Numbering numberingOf(const QueryShape& s) {
     n.anchor_sort = next++;
     n.anchor_uuid = next++;
   }
-  if (s.kind != QueryKind::kCount) {
+  if (s.kind != QueryKind::kCount && s.kind != QueryKind::kExport) {
     n.limit = next++;
     n.offset = next++;
   }
@@ -235,6 +235,8 @@ std::string statementSql(const QueryShape& s) {
       return seekSql(s, n);
     case QueryKind::kCounted:
       return countedSql(s, n);
+    case QueryKind::kExport:
+      return orderedRows(s, n, RESPONSE_COLUMNS ", sort_at", "");
   }
   return "";
 }
@@ -242,7 +244,7 @@ std::string statementSql(const QueryShape& s) {
 namespace {
 
 std::string nameOf(const QueryShape& s) {
-  static constexpr const char* kKinds[] = {"count", "page", "counted", "seek"};
+  static constexpr const char* kKinds[] = {"count", "page", "counted", "seek", "export"};
   std::string name = std::string("responses_") + kKinds[static_cast<int>(s.kind)];
   if (s.link) name += "_link";
   if (s.one_status) name += "_status";
@@ -269,7 +271,7 @@ std::vector<std::string> paramsOf(const QueryShape& s, const ResponseFilter& f, 
     params.push_back(std::to_string(anchor->sort_micros));
     params.push_back(anchor->uuid);
   }
-  if (s.kind != QueryKind::kCount) {
+  if (s.kind != QueryKind::kCount && s.kind != QueryKind::kExport) {
     params.push_back(std::to_string(limit));
     params.push_back(std::to_string(offset));
   }
@@ -314,6 +316,11 @@ QueryShape shapeOf(const ResponseFilter& f, QueryKind kind, Ordering order) {
 std::string searchSql(pqxx::transaction_base& tx, const QueryShape& shape,
                       const ResponseFilter& filter, int64_t offset, int limit) {
   return withValues(tx, statementSql(shape), paramsOf(shape, filter, offset, limit, nullptr));
+}
+
+std::string exportSql(pqxx::transaction_base& tx, const ResponseFilter& filter, Ordering order) {
+  const QueryShape shape = shapeOf(filter, QueryKind::kExport, order);
+  return withValues(tx, statementSql(shape), paramsOf(shape, filter, 0, 0, nullptr));
 }
 
 pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,

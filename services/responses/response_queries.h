@@ -20,6 +20,7 @@ enum class QueryKind {
   kPage,     // one page of matches, at an offset
   kCounted,  // one page with the number of all matches and the version, in one statement
   kSeek,     // one page of the matches after an anchor, at an offset from it
+  kExport,   // every match, in order (read through a cursor)
 };
 
 struct QueryShape {
@@ -53,6 +54,10 @@ inline bool seeks(Ordering order) {
 pqxx::result runQuery(pqxx::transaction_base& tx, const QueryShape& shape,
                       const ResponseFilter& filter, int64_t offset = 0, int limit = 0,
                       const Anchor* anchor = nullptr);
+
+// The statement of an export (QueryKind::kExport) of `filter`, its values in its text: a cursor
+// is declared with it.
+std::string exportSql(pqxx::transaction_base& tx, const ResponseFilter& filter, Ordering order);
 
 // A search's statement as runQuery sends it: its values in its text, in place of its
 // parameters (a search is not seeking: no anchor).

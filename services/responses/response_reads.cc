@@ -13,7 +13,6 @@
 #include "services/responses/responses_service.h"
 
 namespace feedback::responses {
-namespace {
 
 StatusFilter statusFilter(const std::string& status) {
   if (status.empty() || status == kCompleted) return StatusFilter::kCompleted;
@@ -33,6 +32,8 @@ Ordering ordering(const std::string& name) {
                  "-respondent_email.",
                  {{"ordering", "unknown ordering '" + name + "'"}});
 }
+
+namespace {
 
 Ordering reversed(Ordering o) {
   switch (o) {

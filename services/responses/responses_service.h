@@ -84,6 +84,11 @@ class ResponsesService {
   PageAnchors anchors_;
 };
 
+// A list's `status` (completed by default) and `ordering` (-submitted_at by default) as the API
+// names them; VALIDATION_ERROR or INVALID_ORDERING for any other.
+StatusFilter statusFilter(const std::string& status);
+Ordering ordering(const std::string& name);
+
 // 404: no such response (also one of another workspace or link, or without the right token).
 [[noreturn]] void noSuchResponse();
 // Sets the response's answers, as objects and as the text that is stored and shown.

@@ -144,6 +144,12 @@ class ResponsesStore {
                                    std::optional<int64_t> since, std::optional<int64_t> until,
                                    const std::function<void(const FactsLayouts&)>& layouts,
                                    const std::function<void(const FactsBatch&)>& each) = 0;
+  // Every response `filter` matches, in `ordering`, read from one cursor (one snapshot) in
+  // batches of at most `batch`, each handed to `each` (which may take its responses); stops
+  // early when `each` returns false (an export whose client left).
+  using ResponseBatch = std::vector<feedback::responses::v1::Response>;
+  virtual void forEachResponse(const ResponseFilter& filter, Ordering ordering, int batch,
+                               const std::function<bool(ResponseBatch&)>& each) = 0;
   // The link's responses, completed or not, whose time (the submission's, else the start's)
   // is within the inclusive bounds.
   virtual int64_t startedCount(const std::string& workspace_uuid, const std::string& link_uuid,

@@ -2,6 +2,7 @@
 // Transport-free HTTP messages: the server converts Beast's types to these, so routing and
 // handlers compile and test without sockets or Beast headers.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -88,9 +89,14 @@ struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
-  // When set, the body comes from it instead, `stream_length` bytes long (Content-Length).
+  // When set, the body comes from it instead, `stream_length` bytes long (Content-Length), or
+  // of a length not known beforehand (kUnknownLength: sent in chunks).
+  static constexpr int64_t kUnknownLength = -1;
   std::shared_ptr<BodyStream> stream = {};
   int64_t stream_length = 0;
+  // How long the stream's first piece may take (a file made before it is sent); zero: as long
+  // as a write may.
+  std::chrono::seconds first_piece_timeout{0};
   // Close the connection after this answer.
   bool close = false;
 

@@ -33,7 +33,9 @@ void renderHead(const ResponseHead& head, std::string& out) {
       out.append(name).append(": ").append(value).append("\r\n");
     }
   }
-  if (statusHasBody(head.status)) {
+  if (statusHasBody(head.status) && head.chunked) {
+    if (head.version != 10) out.append("Transfer-Encoding: chunked\r\n");
+  } else if (statusHasBody(head.status)) {
     out.append("Content-Length: ");
     appendNumber(out, head.content_length);
     out.append("\r\n");

@@ -20,6 +20,9 @@ struct ResponseHead {
   // The body's length; ignored for statuses that have no body (1xx, 204, 304).
   uint64_t content_length = 0;
   bool keep_alive = true;
+  // The length is not known: HTTP/1.1 sends the body in chunks (Transfer-Encoding: chunked),
+  // HTTP/1.0 until the connection closes (keep_alive must then be false).
+  bool chunked = false;
 };
 
 // Whether an answer of `status` carries a body (RFC 9110 6.4.1, 15.3.5, 15.4.5).

@@ -10,8 +10,10 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <charconv>
 #include <deque>
 #include <future>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -38,6 +40,9 @@ namespace {
 // getting a connection reset.
 constexpr std::size_t kMaxDrainBytes = 64 * 1024 * 1024;
 constexpr std::chrono::seconds kDrainTimeout{5};
+// What follows a chunk's bytes, and the chunk that ends a chunked body (RFC 9112 7.1).
+constexpr std::string_view kChunkEnd = "\r\n";
+constexpr std::string_view kLastChunk = "0\r\n\r\n";
 // An upload must arrive at least this fast on average after its first read deadline: slow
 // mobile data (64 kbit/s) keeps it going, a client trickling bytes to hold the upload budget
 // does not.
@@ -277,14 +282,20 @@ class Session : public std::enable_shared_from_this<Session> {
                       beast::bind_front_handler(&Session::onWrite, shared_from_this()));
   }
 
-  // The header with the body's length, then each piece as the stream gives it.
+  // The header with the body's length (or chunked, when unknown), then each piece as the
+  // stream gives it.
   void writeStreamed(HttpResponse answer) {
     body_stream_ = std::move(answer.stream);
-    stream_left_ = answer.stream_length;
-    const bool keep_alive = keep_alive_ && !answer.close && server_.accepting;
-    renderHead({version_, answer.status, &answer.headers,
-                static_cast<uint64_t>(answer.stream_length), keep_alive},
-               head_text_);
+    chunked_ = answer.stream_length == HttpResponse::kUnknownLength;
+    stream_left_ = chunked_ ? std::numeric_limits<int64_t>::max() : answer.stream_length;
+    first_piece_timeout_ = answer.first_piece_timeout;
+    // HTTP/1.0 has no chunks: the body ends with the connection.
+    const bool keep_alive =
+        keep_alive_ && !answer.close && server_.accepting && !(chunked_ && version_ == 10);
+    renderHead(
+        {version_, answer.status, &answer.headers,
+         static_cast<uint64_t>(std::max<int64_t>(0, answer.stream_length)), keep_alive, chunked_},
+        head_text_);
     close_after_write_ = !keep_alive;
     stream_.expires_after(server_.options.write_timeout);
     asio::async_write(stream_, asio::buffer(head_text_),
@@ -297,9 +308,16 @@ class Session : public std::enable_shared_from_this<Session> {
                       });
   }
 
-  // The next piece, waited for no longer than a write may take: a stalled source cuts the body.
+  // The next piece, waited for no longer than a write may take (the first, as long as the
+  // answer allows): a stalled source cuts the body.
   void nextPiece() {
-    piece_timer_.expires_after(server_.options.write_timeout);
+    const auto wait =
+        first_piece_timeout_.count() > 0
+            ? std::chrono::duration_cast<std::chrono::steady_clock::duration>(first_piece_timeout_)
+            : std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  server_.options.write_timeout);
+    first_piece_timeout_ = std::chrono::seconds(0);
+    piece_timer_.expires_after(wait);
     piece_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
       if (ec || !self->body_stream_) return;
       self->endStream();
@@ -317,17 +335,32 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!body_stream_) return;  // given up waiting
     // A body shorter or longer than its Content-Length cannot be framed: the connection ends.
     const auto size = static_cast<int64_t>(piece.size());
-    if (!ok || (piece.empty() && stream_left_ != 0) || size > stream_left_) {
+    // A body of unknown length ends with an empty piece; one of known length, when it is whole.
+    if (!ok || (piece.empty() && !chunked_ && stream_left_ != 0) || size > stream_left_) {
       endStream();
       return close();
     }
     if (piece.empty()) {
       endStream();
+      if (chunked_ && version_ != 10) return writeLastChunk();
       return onWrite({}, 0);
     }
     stream_left_ -= size;
     piece_ = std::move(piece);
     stream_.expires_after(server_.options.write_timeout);
+    if (chunked_ && version_ != 10) {
+      chunk_head_ = chunkHead(piece_.size());
+      const std::array<asio::const_buffer, 3> buffers{
+          asio::buffer(chunk_head_), asio::buffer(piece_), asio::buffer(kChunkEnd)};
+      return asio::async_write(stream_, buffers,
+                               [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                 if (ec) {
+                                   self->endStream();
+                                   return self->close();
+                                 }
+                                 self->nextPiece();
+                               });
+    }
     asio::async_write(stream_, asio::buffer(piece_),
                       [self = shared_from_this()](beast::error_code ec, std::size_t) {
                         if (ec) {
@@ -336,6 +369,22 @@ class Session : public std::enable_shared_from_this<Session> {
                         }
                         self->nextPiece();
                       });
+  }
+
+  // A chunk's size line (RFC 9112 7.1).
+  static std::string chunkHead(std::size_t size) {
+    char digits[24];
+    auto end = std::to_chars(digits, digits + sizeof digits, size, 16).ptr;
+    std::string out(digits, end);
+    out += "\r\n";
+    return out;
+  }
+
+  // The chunked body's end: the last chunk, no trailers.
+  void writeLastChunk() {
+    stream_.expires_after(server_.options.write_timeout);
+    asio::async_write(stream_, asio::buffer(kLastChunk),
+                      beast::bind_front_handler(&Session::onWrite, shared_from_this()));
   }
 
   void endStream() {
@@ -413,6 +462,9 @@ class Session : public std::enable_shared_from_this<Session> {
   std::shared_ptr<BodyStream> body_stream_;
   std::string piece_;
   int64_t stream_left_ = 0;  // bytes of the body still to come
+  bool chunked_ = false;     // the body's length is not known: sent in chunks
+  std::string chunk_head_;
+  std::chrono::seconds first_piece_timeout_{0};
   asio::steady_timer piece_timer_{stream_.get_executor()};
   std::string remote_;
   unsigned version_ = 11;

@@ -1,7 +1,10 @@
-// /v1/links/{uuid}/responses/ and /v1/responses/: reading responses (responses service).
+// /v1/links/{uuid}/responses/, its export/, and /v1/responses/: reading responses (responses
+// service).
 #include <algorithm>
 #include <cctype>
 
+#include "common/api/export_files.h"
+#include "common/api/media_urls.h"
 #include "common/api/response_json.h"
 #include "common/core/ascii.h"
 #include "common/core/ids.h"
@@ -13,6 +16,7 @@
 #include "common/redis/response_counts.h"
 #include "feedback/responses/v1/responses.grpc.pb.h"
 #include "services/gateway/backends/backend_call.h"
+#include "services/gateway/backends/export_stream.h"
 #include "services/gateway/http/query.h"
 #include "services/gateway/http/responses.h"
 #include "services/gateway/json/listing.h"
@@ -165,6 +169,43 @@ void summary(const Stub& responses, const ContextPtr& ctx, Respond respond,
       [](const rv1::GetLinkSummaryResponse& r) { return jsonResponse(200, r.summary_json()); });
 }
 
+// GET /v1/links/{uuid}/responses/export/: the link's responses as one file, written by the
+// service and sent as it comes (chunked), each chunk asked for once the last one is written.
+void exportFile(const ExportStub& exports, const ContextPtr& ctx, Respond respond,
+                const LinkDocument& document) {
+  Query query(ctx->request.query());
+  const auto* type = api::findExportFileType(query.get("format").value_or("csv"));
+  if (!type) invalidParameter("format", "must be " + std::string(api::kExportFormats));
+  const auto listed = listRequestFrom(*ctx);
+  rv1::ExportResponsesRequest request;
+  *request.mutable_caller() = *ctx->caller;
+  *request.mutable_link() = *document.link;
+  request.set_format(std::string(type->format));
+  request.set_ordering(listed.ordering());
+  request.set_search(listed.search());
+  request.set_status(listed.status());
+  if (listed.has_since_micros()) request.set_since_micros(listed.since_micros());
+  if (listed.has_until_micros()) request.set_until_micros(listed.until_micros());
+  request.set_host(ctx->caller->workspace().host());
+  const std::string file_name =
+      api::exportFileName(document.link->slug(), *type, api::unixSeconds());
+  streamExport(exports, ctx, std::move(request),
+               [ctx, respond, type, file_name](const grpc::Status& status,
+                                               std::shared_ptr<BodyStream> body) {
+                 if (!status.ok()) {
+                   return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
+                 }
+                 HttpResponse answer;
+                 answer.setHeader("Content-Type", std::string(type->content_type));
+                 answer.setHeader("Content-Disposition",
+                                  "attachment; filename=\"" + file_name + "\"");
+                 answer.setHeader("Cache-Control", "no-store");
+                 answer.stream = std::move(body);
+                 answer.stream_length = HttpResponse::kUnknownLength;
+                 respond(std::move(answer));
+               });
+}
+
 // The link's version, read with the API key so that its existence is usually known from the
 // gateway's link cache.
 Prefetch linkVersion() {
@@ -203,6 +244,20 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
                     ctx, ctx->params.at(0), ctx->redis.routeRead(0),
                     [responses, ctx, respond] {
                       detail(responses, ctx, respond, ctx->params.at(0), ctx->params.at(1));
+                    },
+                    respond);
+              },
+              linkVersion()});
+
+  const ExportStub exports = rv1::ExportService::NewStub(backends.responses);
+  routes.add(Method::kGet, "/v1/links/{uuid}/responses/export/",
+             {RouteAttributes{.scope = scopes::kResponsesRead,
+                              .rpcs = {"ExportService/ExportResponses", "LinksService/GetLink"}},
+              [exports, &documents](const ContextPtr& ctx, Respond respond) {
+                documents.document(
+                    ctx, ctx->params.at(0), ctx->redis.routeRead(0),
+                    [exports, ctx, respond](std::shared_ptr<const LinkDocument> doc) {
+                      exportFile(exports, ctx, respond, *doc);
                     },
                     respond);
               },

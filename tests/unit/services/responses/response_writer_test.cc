@@ -56,6 +56,8 @@ class FakeStore final : public responses::ResponsesStore {
                        std::optional<int64_t>) override {
     return 0;
   }
+  void forEachResponse(const responses::ResponseFilter&, responses::Ordering, int,
+                       const std::function<bool(ResponseBatch&)>&) override {}
 };
 
 class FakeCounts final : public responses::LinkCounts {

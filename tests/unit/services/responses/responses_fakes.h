@@ -166,6 +166,16 @@ class FakeStore final : public responses::ResponsesStore {
     });
     return {slice(all, (first - all.begin()) + skip, limit), version};
   }
+  void forEachResponse(const responses::ResponseFilter& f, responses::Ordering o, int batch,
+                       const std::function<bool(ResponseBatch&)>& each) override {
+    const auto all = sorted(f, o);
+    for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(batch)) {
+      ResponseBatch rows = slice(all, static_cast<int64_t>(at), batch);
+      ++export_batches;
+      if (!each(rows)) return;
+    }
+  }
+  int export_batches = 0;
   CountedPage listCounted(const responses::ResponseFilter& f, responses::Ordering o, int64_t offset,
                           int limit) override {
     ++counted_pages;

@@ -39,3 +39,12 @@ TEST_CASE("response head: no Content-Length where there is never a body", "[resp
   CHECK_FALSE(statusHasBody(101));
   CHECK(statusHasBody(201));
 }
+
+TEST_CASE("response head: a body of unknown length is chunked, or ends with HTTP/1.0's connection",
+          "[response_head]") {
+  CHECK(head({11, 200, nullptr, 0, true, true}) ==
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+  CHECK(head({10, 200, nullptr, 0, false, true}) == "HTTP/1.0 200 OK\r\n\r\n");
+  CHECK(head({11, 404, nullptr, 0, true, false}) ==
+        "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+}

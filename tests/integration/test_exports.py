@@ -1,0 +1,183 @@
+"""Exports: GET /v1/links/{uuid}/responses/export/ as CSV and NDJSON (docs/api.md "Exports"):
+sent in chunks with the file's headers, cell by cell what the list's records hold, the list's
+filters and order, the formula guard, errors before any byte, and a client that leaves ending
+the service's cursor."""
+import csv
+import datetime
+import io
+import json
+import socket
+import time
+import urllib.parse
+
+import harness
+from harness import Workspace, expect, request, sql, test, wait_until
+
+BOM = b"\xef\xbb\xbf"
+FIXED = ["response_uuid", "status", "respondent_email", "started_at", "submitted_at"]
+INSIGHTS = ["sentiment", "sentiment_score", "summary", "key_topics"]
+QUESTIONS = [
+    {"prompt": "Comment?", "type": "text", "field_key": "comment"},
+    {"prompt": "Score?", "type": "number", "field_key": "score", "configuration": {"min": -10, "max": 10}},
+    {"prompt": "Plans?", "type": "multiple_choice", "field_key": "plans",
+     "configuration": {"options": ["basic", "pro", "team"], "allow_multiple": True}},
+    {"prompt": "Again?", "type": "yes_no", "field_key": "again"},
+    {"prompt": "Who?", "type": "contact_info", "field_key": "who",
+     "configuration": {"fields": {"company": {"show": False}, "phone": {"show": False}}}},
+    {"prompt": "Grid?", "type": "matrix", "field_key": "grid",
+     "configuration": {"rows": [{"id": "speed", "label": "Speed"}, {"id": "price", "label": "Price"}],
+                       "columns": [{"id": "bad", "label": "Bad"}, {"id": "good", "label": "Good"}]}},
+    {"prompt": "Note", "type": "help_block", "field_key": "note", "configuration": {"content": "Thanks"}},
+]
+HEADER = FIXED + ["comment"] + [f"comment.{s}" for s in INSIGHTS] + [
+    "score", "plans", "again", "who.first_name", "who.last_name", "who.email", "grid.speed", "grid.price"]
+
+
+def export(ws, link, key=None, **query):
+    path = f"links/{link['uuid']}/responses/export/"
+    if query:
+        path += "?" + urllib.parse.urlencode(query)
+    return ws.call("GET", path, headers={"Accept": "*/*"}, timeout=60, **({"key": key} if key else {}))
+
+
+def rows_of(r):
+    assert r.status == 200, r
+    assert r.header("Content-Type") == "text/csv; charset=utf-8", r.header("Content-Type")
+    assert r.body.startswith(BOM), r.body[:10]
+    rows = list(csv.reader(io.StringIO(r.body[len(BOM):].decode(), newline="")))
+    return rows[0], [dict(zip(rows[0], row)) for row in rows[1:]]
+
+
+def records(ws, link, **query):
+    j = expect(ws.call("GET", f"links/{link['uuid']}/responses/?" +
+                       urllib.parse.urlencode(dict(query, page_size=100))), 200)
+    return j["results"]
+
+
+def made(slug):
+    ws = Workspace()
+    link = ws.link(slug=slug, questions=QUESTIONS)
+    return ws, link
+
+
+@test
+def csv_cells_match_the_records():
+    ws, link = made("export-csv")
+    ws.complete("export-csv", {"comment": "=SUM(A1:A9), then \"quoted\"\nand a second line", "score": -3,
+                               "plans": ["basic", "team"], "again": False,
+                               "who": {"first_name": "Ann", "last_name": "Lee", "email": "ann@example.com"},
+                               "grid": {"speed": "good", "price": "bad"}}, email="ann@example.com")
+    ws.complete("export-csv", {"score": 7, "again": True})
+    started = ws.start("export-csv")  # in progress: not in the default export
+    r = export(ws, link)
+    assert r.header("Transfer-Encoding") == "chunked", r.headers
+    assert r.header("Content-Length") is None, r.headers
+    day = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    assert r.header("Content-Disposition") == f'attachment; filename="export-csv-responses-{day}.csv"'
+    header, rows = rows_of(r)
+    assert header == HEADER, header
+    listed = records(ws, link)
+    assert [row["response_uuid"] for row in rows] == [x["uuid"] for x in listed]
+    for row, record in zip(rows, listed):
+        answers = {a["field_key"]: a for a in record["answers"]}
+        assert row["status"] == record["status"]
+        assert row["respondent_email"] == (record["respondent_email"] or "")
+        assert row["started_at"] == record["started_at"] and row["submitted_at"] == record["submitted_at"]
+        value = lambda key: answers[key]["value"] if key in answers else None
+        comment = value("comment")
+        assert row["comment"] == ("" if comment is None else "'" + comment), (row["comment"], comment)
+        assert row["score"] == str(value("score")), row
+        assert row["again"] == {True: "true", False: "false"}[value("again")]
+        assert row["plans"] == "; ".join(value("plans") or [])
+        who = value("who") or {}
+        assert [row["who.first_name"], row["who.last_name"], row["who.email"]] == \
+            [who.get("first_name", ""), who.get("last_name", ""), who.get("email", "")]
+        grid = value("grid") or {}
+        assert [row["grid.speed"], row["grid.price"]] == [grid.get("speed", ""), grid.get("price", "")]
+        insights = answers["comment"]["ai_insights"] if "comment" in answers else {}
+        assert row["comment.sentiment"] == insights.get("sentiment", "")
+        assert row["comment.key_topics"] == "; ".join(insights.get("key_topics", []))
+        if insights:
+            assert float(row["comment.sentiment_score"]) == insights["sentiment_score"]
+    assert started["uuid"] not in [row["response_uuid"] for row in rows]
+    # The list's filters and order.
+    _, every = rows_of(export(ws, link, status="all", ordering="submitted_at"))
+    assert [row["response_uuid"] for row in every] == \
+        [x["uuid"] for x in records(ws, link, status="all", ordering="submitted_at")]
+    _, found = rows_of(export(ws, link, search="second line"))
+    assert len(found) == 1 and found[0]["score"] == "-3", found
+
+
+@test
+def ndjson_lines_are_the_records():
+    ws, link = made("export-lines")
+    for i in range(3):
+        ws.complete("export-lines", {"comment": f"answer {i}", "score": i}, email=f"p{i}@example.com")
+    r = export(ws, link, format="ndjson", ordering="respondent_email")
+    assert r.status == 200, r
+    assert r.header("Content-Type") == "application/x-ndjson"
+    assert r.body.endswith(b"\n")
+    lines = [json.loads(line) for line in r.body.decode().split("\n")[:-1]]
+    assert lines == records(ws, link, ordering="respondent_email")
+
+
+@test
+def http_1_0_clients_get_the_file_until_the_connection_closes():
+    ws, link = made("export-old")
+    ws.complete("export-old", {"comment": "fine", "score": 2})
+    host, port = harness._base.netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall((f"GET {harness._base.path}links/{link['uuid']}/responses/export/?format=ndjson HTTP/1.0\r\n"
+                   f"Host: {host}\r\nAuthorization: Bearer {ws.key}\r\n\r\n").encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.0 200"), head
+    assert b"transfer-encoding" not in head.lower() and b"content-length" not in head.lower(), head
+    assert [json.loads(line) for line in body.decode().split("\n")[:-1]] == records(ws, link)
+
+
+@test
+def export_errors_come_before_any_byte():
+    ws, link = made("export-errors")
+    ws.complete("export-errors", {"score": 1})
+    for fmt in ("xml", "pdf", ""):
+        expect(export(ws, link, format=fmt), 400, "VALIDATION_ERROR")
+    expect(export(ws, link, ordering="price"), 400, "INVALID_ORDERING")
+    expect(export(ws, link, status="gone"), 400, "VALIDATION_ERROR")
+    expect(export(ws, {"uuid": "00000000-0000-4000-8000-000000000000"}), 404)
+    other = Workspace()
+    expect(export(other, link), 404)
+    reader = ws.token(scopes=["links:read"])
+    expect(export(ws, link, key=reader["key"]), 403)
+
+
+def cursors(condition):
+    """Sessions whose last statement was an export's (DECLARE or FETCH of export_rows)."""
+    return int(sql("SELECT count(*) FROM pg_stat_activity WHERE (query LIKE 'DECLARE export_rows%' OR "
+                   f"query LIKE 'FETCH FORWARD % FROM export_rows') {condition}")[0][0])
+
+
+@test
+def a_client_that_leaves_ends_the_cursor():
+    ws, link = made("export-leave")
+    long_text = "x" * 4000
+    # About 12 MB of CSV: more than the sockets and gRPC's windows hold.
+    for _ in range(3000):
+        ws.complete("export-leave", {"comment": long_text, "score": 1})
+    host, port = harness._base.netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall((f"GET {harness._base.path}links/{link['uuid']}/responses/export/ HTTP/1.1\r\n"
+                   f"Host: {host}\r\nAuthorization: Bearer {ws.key}\r\n\r\n").encode())
+        first = s.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200"), first[:200]
+        # Held open: the client reads no more, so the service waits to send its next chunk.
+        wait_until(lambda: cursors("AND state = 'idle in transaction'") > 0, timeout=10,
+                   what="the export's cursor, held open")
+    # Gone within seconds once its client left, however much of the file was still to come.
+    wait_until(lambda: cursors("AND state <> 'idle'") == 0, timeout=10, what="the export's cursor to end")
+    started = time.monotonic()
+    whole = export(ws, link)
+    assert whole.status == 200 and whole.body.count(b"\r\n") == 3001, whole.body.count(b"\r\n")
+    assert time.monotonic() - started < 30
