@@ -6,9 +6,10 @@
 namespace feedback::api {
 namespace {
 
-constexpr std::array<ExportFileType, 2> kFileTypes = {{
+constexpr std::array<ExportFileType, 3> kFileTypes = {{
     {"csv", "text/csv; charset=utf-8", "csv"},
     {"ndjson", "application/x-ndjson", "ndjson"},
+    {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"},
 }};
 
 }  // namespace

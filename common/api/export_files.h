@@ -17,7 +17,7 @@ struct ExportFileType {
 // The formats the API offers; nullptr for any other.
 const ExportFileType* findExportFileType(std::string_view format);
 // What every unknown format is told.
-inline constexpr std::string_view kExportFormats = "csv or ndjson";
+inline constexpr std::string_view kExportFormats = "csv, ndjson or xlsx";
 
 // "<slug>-responses-<YYYY-MM-DD>.<extension>", the day `unix_seconds` falls on in UTC.
 std::string exportFileName(std::string_view slug, const ExportFileType& type, int64_t unix_seconds);

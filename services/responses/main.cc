@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   int writers = 1;
   int merge_search_index_ms = 0;
   int exporters = 2;
+  responses::ExportOptions export_options;
   responses::AiSettings ai;
   responses::MediaSettings media;
   return serviceMain(
@@ -54,6 +55,10 @@ int main(int argc, char** argv) {
             "EXPORT_CONCURRENCY", 2, 1, 64,
             {"exports read at once, each on a connection of its own for as long as its client "
              "takes the file; as many more wait, and further ones are answered 503"});
+        export_options.temporary_directory = env.text(
+            "EXPORT_TMPDIR", "/tmp",
+            {"where XLSX exports keep their worksheets and finished files while they are sent "
+             "(about the file's size, twice, per export under way)"});
         ai = responses::readAiSettings(env);
         media = responses::readMediaSettings(env);
       },
@@ -106,7 +111,7 @@ int main(int argc, char** argv) {
         responses::SpeechSynthesizer speech;
         responses::TranscriberPool live(media.transcription.model, media.live_streams);
         responses::MediaGrpc media_adapter(media_answers, speech, live, r.pool, r.counters);
-        const responses::ResponseExport exports(&media_urls);
+        const responses::ResponseExport exports(&media_urls, export_options);
         PgPool export_pool(r.basics.database_url, exporters, static_cast<std::size_t>(exporters));
         responses::ExportGrpc export_adapter(exports, export_pool, r.counters);
         r.serve({&adapter, &media_adapter, &export_adapter});

@@ -6,9 +6,12 @@ import csv
 import datetime
 import io
 import json
+import re
 import socket
 import time
 import urllib.parse
+import xml.etree.ElementTree as ET
+import zipfile
 
 import harness
 from harness import Workspace, expect, request, sql, test, wait_until
@@ -108,6 +111,71 @@ def csv_cells_match_the_records():
     assert len(found) == 1 and found[0]["score"] == "-3", found
 
 
+SML = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+def xlsx_rows(body):
+    """The first worksheet's rows as lists of (text, type); no cell holds a formula."""
+    z = zipfile.ZipFile(io.BytesIO(body))
+    shared = []
+    if "xl/sharedStrings.xml" in z.namelist():
+        shared = ["".join(t.text or "" for t in si.iter(f"{SML}t"))
+                  for si in ET.fromstring(z.read("xl/sharedStrings.xml")).findall(f"{SML}si")]
+    rows = []
+    for row in ET.fromstring(z.read("xl/worksheets/sheet1.xml")).iter(f"{SML}row"):
+        cells = {}
+        for c in row.findall(f"{SML}c"):
+            assert c.find(f"{SML}f") is None, "a formula"
+            col = 0
+            for ch in re.match(r"[A-Z]+", c.get("r")).group(0):
+                col = col * 26 + ord(ch) - 64
+            kind, v = c.get("t"), c.find(f"{SML}v")
+            if kind == "s":
+                text = shared[int(v.text)]
+            elif kind == "inlineStr":
+                text = "".join(t.text or "" for t in c.iter(f"{SML}t"))
+            else:
+                text = v.text if v is not None else ""
+            cells[col - 1] = (text, kind)
+        rows.append([cells.get(i, ("", None)) for i in range(max(cells) + 1)] if cells else [])
+    return rows
+
+
+@test
+def xlsx_cells_match_the_csv():
+    ws, link = made("export-xlsx")
+    ws.complete("export-xlsx", {"comment": "=1+1 is text here", "score": -3, "plans": ["pro"], "again": True,
+                                "grid": {"speed": "bad"}}, email="ann@example.com")
+    ws.complete("export-xlsx", {"score": 7})
+    r = export(ws, link, format="xlsx")
+    assert r.status == 200, r
+    assert r.header("Content-Type") == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    day = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    assert r.header("Content-Disposition") == f'attachment; filename="export-xlsx-responses-{day}.xlsx"'
+    sheet = xlsx_rows(r.body)
+    header, rows = rows_of(export(ws, link))
+    assert [text for text, _ in sheet[0]] == header
+    assert len(sheet) == len(rows) + 1
+    for cells, row in zip(sheet[1:], rows):
+        cells += [("", None)] * (len(header) - len(cells))
+        for (text, kind), name in zip(cells, header):
+            want = row[name]
+            if name in ("started_at", "submitted_at"):
+                if want:  # a date cell: days since 1899-12-30, to the millisecond
+                    at = datetime.datetime.strptime(want, "%Y-%m-%dT%H:%M:%S.%fZ")
+                    days = (at - datetime.datetime(1899, 12, 30)).total_seconds() / 86400
+                    assert kind is None and abs(float(text) - days) < 0.001 / 86400, (name, text, want)
+            elif name in ("score", "comment.sentiment_score"):
+                assert (kind, float(text) if text else None) == (None, float(want) if want else None), name
+            elif name == "again" and want:
+                assert (kind, text) == ("b", {"true": "1", "false": "0"}[want]), (kind, text)
+            else:
+                # Text as text: CSV's formula guard is CSV's alone.
+                guarded = want[:1] == "'" and want[1:2] in ("=", "+", "-", "@", "\t", "\r")
+                assert text == (want[1:] if guarded else want), (name, text, want)
+                assert kind in ("s", "inlineStr", "str", None) and (kind is not None or not text), (name, kind)
+
+
 @test
 def ndjson_lines_are_the_records():
     ws, link = made("export-lines")
@@ -142,7 +210,7 @@ def http_1_0_clients_get_the_file_until_the_connection_closes():
 def export_errors_come_before_any_byte():
     ws, link = made("export-errors")
     ws.complete("export-errors", {"score": 1})
-    for fmt in ("xml", "pdf", ""):
+    for fmt in ("xml", "pdf", "", "XLSX"):
         expect(export(ws, link, format=fmt), 400, "VALIDATION_ERROR")
     expect(export(ws, link, ordering="price"), 400, "INVALID_ORDERING")
     expect(export(ws, link, status="gone"), 400, "VALIDATION_ERROR")

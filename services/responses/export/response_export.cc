@@ -34,7 +34,7 @@ ExportPlan ResponseExport::plan(const v1::ExportResponsesRequest& request) const
 }
 
 void ResponseExport::write(ResponsesStore& store, const ExportPlan& plan, const Send& send) const {
-  auto format = makeExportFormat(plan.file->format, plan.questions);
+  auto format = makeExportFormat(plan.file->format, plan.questions, options_);
   std::string chunk;
   chunk.reserve(kChunkBytes + kChunkBytes / 4);
   format->begin(chunk);
@@ -58,7 +58,10 @@ void ResponseExport::write(ResponsesStore& store, const ExportPlan& plan, const 
         return true;
       });
   if (client_left) return;
-  format->end(chunk);
+  while (format->end(chunk, kChunkBytes)) {
+    if (!send(chunk)) return;
+    chunk.clear();
+  }
   if (!chunk.empty()) send(chunk);
 }
 

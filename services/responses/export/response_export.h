@@ -32,7 +32,8 @@ class ResponseExport {
   static constexpr std::size_t kChunkBytes = 64 * 1024;
 
   // `media` signs the addresses of files and recordings (none: they keep their markers).
-  explicit ResponseExport(const api::MediaUrls* media) : media_(media) {}
+  explicit ResponseExport(const api::MediaUrls* media, ExportOptions options = {})
+      : media_(media), options_(std::move(options)) {}
 
   // VALIDATION_ERROR for an unknown format, status or search; INVALID_ORDERING.
   ExportPlan plan(const v1::ExportResponsesRequest& request) const;
@@ -45,6 +46,7 @@ class ResponseExport {
 
  private:
   const api::MediaUrls* media_;
+  ExportOptions options_;
 };
 
 }  // namespace feedback::responses

@@ -3,6 +3,10 @@
 // client that leaves stopping the reads.
 #include "services/responses/export/response_export.h"
 
+#include <stdlib.h>
+
+#include <filesystem>
+
 #include "common/core/time.h"
 #include "tests/unit/services/responses/responses_fixture.h"
 
@@ -124,4 +128,28 @@ TEST_CASE_METHOD(ExportFixture, "an export's request is checked") {
   r = request("csv");
   r.set_status("gone");
   CHECK(failure([&] { rules.plan(r); }).first == ErrorCode::kValidationError);
+}
+
+TEST_CASE_METHOD(ExportFixture, "an XLSX export is a ZIP archive made in a temporary file") {
+  const std::string directory = std::filesystem::temp_directory_path() / "export-test-XXXXXX";
+  std::string made = directory;
+  REQUIRE(mkdtemp(made.data()));
+  responses::ResponseExport in_directory(nullptr, {.temporary_directory = made});
+  for (int i = 0; i < 300; ++i) oneShot({{"comment", "\"" + std::string(500, 'y') + "\""}});
+  std::string xlsx;
+  int chunks = 0;
+  in_directory.write(store, in_directory.plan(request("xlsx")), [&](std::string& chunk) {
+    // While the file is sent, nothing of it is left in the directory but open handles.
+    CHECK(std::filesystem::is_empty(made));
+    xlsx += chunk;
+    ++chunks;
+    return true;
+  });
+  CHECK(xlsx.rfind("PK\x03\x04", 0) == 0);
+  CHECK(chunks >= 1);
+  // A client that leaves during the archive leaves no file behind either.
+  in_directory.write(store, in_directory.plan(request("xlsx")),
+                     [&](std::string&) { return false; });
+  CHECK(std::filesystem::is_empty(made));
+  std::filesystem::remove_all(made);
 }
