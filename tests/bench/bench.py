@@ -18,6 +18,7 @@ import urllib.request
 
 import bench_all_types
 import bench_compare
+import bench_exports
 import bench_media
 import bench_webhooks
 import stack_cpu
@@ -403,6 +404,7 @@ def main():
           f"(median of 5): {summary_ms:.1f} ms")
     bench_media.print_media(media)
     bench_all_types.print_figures(all_types)
+    bench_exports.print_figures(exports)
     print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
     for name, seconds in scale_checks:
         print(f"  {name:<34} {seconds * 1000:>8.1f} ms")
@@ -453,6 +455,7 @@ def main():
     checks.update(bench_media.media_checks(media))
     checks.update(bench_all_types.checks(by_name["W4, 32 types"], all_types))
     checks.update(bench_webhooks.checks(hooks))
+    checks.update(bench_exports.checks(exports))
     for name, seconds in scale_checks:
         checks[f"{SCALE_RESPONSES:,} responses: {name} < 50 ms"] = seconds * 1000 < TARGETS["scale_ms"]
     print()
@@ -466,6 +469,7 @@ def main():
               "media": media,
               "all_types": all_types,
               "webhooks": hooks,
+              "exports": exports,
               "targets": checks}
     with open(os.path.join(OUT_DIR, "latest.json"), "w") as f:
         json.dump(report, f, indent=2)
