@@ -86,4 +86,29 @@ bool isUuid(std::string_view text) {
          std::none_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'F'; });
 }
 
+namespace {
+constexpr std::size_t kReportTokenBytes = 32;
+constexpr std::size_t kReportTokenLength = 43;
+}  // namespace
+
+std::string newReportToken() {
+  std::string token = crypto::base64Encode(crypto::randomBytes(kReportTokenBytes));
+  while (!token.empty() && token.back() == '=') token.pop_back();
+  for (auto& c : token) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  return token;
+}
+
+bool isReportToken(std::string_view text) {
+  if (text.size() != kReportTokenLength) return false;
+  for (char c : text) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 }  // namespace feedback

@@ -21,4 +21,9 @@ bool isUuid(std::string_view text);
 // them); nullopt for any other text.
 std::optional<std::array<unsigned char, 16>> uuidBytes(std::string_view text);
 
+// A shared report's token (docs/api.md "Shared reports"): 32 random bytes, base64url without
+// padding (43 characters), the last segment of /r/<token>.
+std::string newReportToken();
+bool isReportToken(std::string_view text);
+
 }  // namespace feedback

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "feedback/links/v1/links.pb.h"
+#include "feedback/links/v1/reports.pb.h"
 
 namespace feedback::links {
 
@@ -69,6 +70,22 @@ class LinksStore {
   // order. An exception from `apply` ends the round; that change and later ones stay.
   virtual int applyWebhookChanges(const std::string& link_uuid, int limit,
                                   const std::function<void(const WebhookChange&)>& apply) = 0;
+
+  // Shared reports (ReportRules). A live report is neither revoked nor expired.
+  // Inserts `report` (uuid, link_uuid, include_text filled) expiring `days` after now, and
+  // fills its times; false when the workspace has no such link.
+  virtual bool insertReport(const std::string& workspace_uuid, const std::string& token_hash,
+                            int days, feedback::links::v1::Report& report) = 0;
+  virtual int64_t countReports(const std::string& workspace_uuid, const std::string& link_uuid) = 0;
+  // Newest first.
+  virtual std::vector<feedback::links::v1::Report> listReports(const std::string& workspace_uuid,
+                                                               const std::string& link_uuid,
+                                                               int64_t offset, int limit) = 0;
+  // False when there is no such live report.
+  virtual bool revokeReport(const std::string& workspace_uuid, const std::string& link_uuid,
+                            const std::string& report_uuid) = 0;
+  virtual std::optional<feedback::links::v1::Report> findLiveReport(
+      const std::string& workspace_uuid, const std::string& token_hash) = 0;
 };
 
 // The webhooks service as the links rules need it: links' automatic on_finished webhooks.

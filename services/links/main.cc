@@ -12,6 +12,7 @@
 #include "services/links/links_grpc.h"
 #include "services/links/pg_links_store.h"
 #include "services/links/redis_link_versions.h"
+#include "services/links/reports_grpc.h"
 
 namespace feedback::links {
 std::vector<Migration> migrations();
@@ -44,6 +45,8 @@ int main(int argc, char** argv) {
         links::GrpcLinkWebhooks webhooks(grpckit::makeChannel(webhooks_target));
         links::LinksService service(settings, *secrets, versions, webhooks);
         links::LinksGrpc adapter(service, r.pool, r.counters);
+        links::ReportRules reports(settings.public_scheme);
+        links::ReportsGrpc reports_adapter(reports, r.pool, r.counters);
         // Automatic webhooks the webhooks service could not be told about when their links
         // changed, and those of links older than it.
         service::PeriodicTask sync(std::chrono::seconds(5), [&] {
@@ -56,7 +59,7 @@ int main(int argc, char** argv) {
             }
           });
         });
-        r.serve({&adapter});
+        r.serve({&adapter, &reports_adapter});
         r.pool.stop();  // the timer's last job uses `service`: it ends before `service` does
       });
 }

@@ -194,6 +194,7 @@ void PgLinksStore::prepare(pqxx::connection& c) {
   c.prepare(kDeleteLink, kDeleteLinkSql);
   c.prepare(kLockWebhookChanges, kLockWebhookChangesSql);
   c.prepare(kForgetWebhookChange, kForgetWebhookChangeSql);
+  prepareReports(c);
 }
 
 LinksStore::InsertOutcome PgLinksStore::insertLink(const std::string& workspace_uuid,

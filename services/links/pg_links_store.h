@@ -30,6 +30,19 @@ class PgLinksStore final : public LinksStore {
   int applyWebhookChanges(const std::string& link_uuid, int limit,
                           const std::function<void(const WebhookChange&)>& apply) override;
 
+  // Shared reports (pg_reports.cc).
+  static void prepareReports(pqxx::connection& connection);
+  bool insertReport(const std::string& workspace_uuid, const std::string& token_hash, int days,
+                    v1::Report& report) override;
+  int64_t countReports(const std::string& workspace_uuid, const std::string& link_uuid) override;
+  std::vector<v1::Report> listReports(const std::string& workspace_uuid,
+                                      const std::string& link_uuid, int64_t offset,
+                                      int limit) override;
+  bool revokeReport(const std::string& workspace_uuid, const std::string& link_uuid,
+                    const std::string& report_uuid) override;
+  std::optional<v1::Report> findLiveReport(const std::string& workspace_uuid,
+                                           const std::string& token_hash) override;
+
  private:
   pqxx::connection& connection_;
 };

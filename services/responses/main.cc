@@ -8,6 +8,7 @@
 #include "services/responses/ai_settings.h"
 #include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/export/export_grpc.h"
+#include "services/responses/export/export_xlsx.h"
 #include "services/responses/facts_backfill.h"
 #include "services/responses/media/blob_collector.h"
 #include "services/responses/media/media_grpc.h"
@@ -57,8 +58,11 @@ int main(int argc, char** argv) {
              "takes the file; as many more wait, and further ones are answered 503"});
         export_options.temporary_directory = env.text(
             "EXPORT_TMPDIR", "/tmp",
-            {"where XLSX exports keep their worksheets and finished files while they are sent "
-             "(about the file's size, twice, per export under way)"});
+            {"a writable directory where XLSX exports keep their worksheets and finished files "
+             "while they are sent (a few times the file's size per export under way)"});
+        if (!responses::writableDirectory(export_options.temporary_directory)) {
+          env.problem("EXPORT_TMPDIR must be a writable directory");
+        }
         ai = responses::readAiSettings(env);
         media = responses::readMediaSettings(env);
       },
@@ -112,7 +116,8 @@ int main(int argc, char** argv) {
         responses::TranscriberPool live(media.transcription.model, media.live_streams);
         responses::MediaGrpc media_adapter(media_answers, speech, live, r.pool, r.counters);
         const responses::ResponseExport exports(&media_urls, export_options);
-        PgPool export_pool(r.basics.database_url, exporters, static_cast<std::size_t>(exporters));
+        PgPool export_pool(r.basics.database_url, exporters, static_cast<std::size_t>(exporters),
+                           &responses::PgResponsesStore::prepareExports);
         responses::ExportGrpc export_adapter(exports, export_pool, r.counters);
         r.serve({&adapter, &media_adapter, &export_adapter});
         // The workers use media_answers, declared after them: they stop first, the

@@ -158,6 +158,14 @@ constexpr const char* kStartedCountSql =
     "   AND link_uuid = $2 AND ($3::bigint IS NULL OR sort_at >= " FROM_MICROS("$3") ")"
     "   AND ($4::bigint IS NULL OR sort_at <= " FROM_MICROS("$4") ")) END::bigint";
 
+// Read along the facts' index (link, submitted_at): the days come out in order.
+constexpr const char* kCompletedPerDay = "responses_completed_per_day";
+constexpr const char* kCompletedPerDaySql =
+    "SELECT to_char(submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)"
+    " FROM responses.response_facts WHERE link_uuid = $2 AND workspace_uuid = $1"
+    " AND ($3::bigint IS NULL OR submitted_at >= " FROM_MICROS("$3") ")"
+    " AND ($4::bigint IS NULL OR submitted_at <= " FROM_MICROS("$4") ") GROUP BY 1 ORDER BY 1";
+
 constexpr const char* kMergeSearchIndex = "responses_merge_search_index";
 constexpr const char* kMergeSearchIndexSql =
     "SELECT gin_clean_pending_list('responses.responses_search_keys'::regclass)";
@@ -224,6 +232,13 @@ std::string searchTextOf(const StoredResponse& stored) {
   return out;
 }
 
+void PgResponsesStore::prepareExports(pqxx::connection& c) {
+  c.set_variable("statement_timeout", "'60s'");
+  // An export holds a snapshot while its client reads: one that stalls this long is given up,
+  // so that it cannot hold back vacuum for hours.
+  c.set_variable("idle_in_transaction_session_timeout", "'10min'");
+}
+
 void PgResponsesStore::prepare(pqxx::connection& c) {
   c.set_variable("plan_cache_mode", "force_generic_plan");
   // A submission commits or fails well within responsecount::kPendingMaxAgeMs of its begin
@@ -239,6 +254,7 @@ void PgResponsesStore::prepare(pqxx::connection& c) {
   c.prepare(kSaveResponse, kSaveResponseSql);
   c.prepare(kCompletedCounts, kCompletedCountsSql);
   c.prepare(kStartedCount, kStartedCountSql);
+  c.prepare(kCompletedPerDay, kCompletedPerDaySql);
   prepareQueries(c);
 }
 
@@ -494,6 +510,22 @@ void PgResponsesStore::forEachSummaryFacts(const std::string& workspace_uuid,
   }
   summing.get();
   tx.commit();
+}
+
+ResponsesStore::DayCounts PgResponsesStore::completedPerDay(const std::string& workspace_uuid,
+                                                            const std::string& link_uuid,
+                                                            std::optional<int64_t> since,
+                                                            std::optional<int64_t> until) {
+  pqxx::nontransaction tx(connection_);
+  const std::string since_text = since ? std::to_string(*since) : std::string();
+  const std::string until_text = until ? std::to_string(*until) : std::string();
+  DayCounts out;
+  for (const auto& row : tx.exec_prepared(kCompletedPerDay, workspace_uuid, link_uuid,
+                                          sql::nullUnless(since.has_value(), since_text),
+                                          sql::nullUnless(until.has_value(), until_text))) {
+    out.emplace_back(row[0].as<std::string>(), row[1].as<int64_t>());
+  }
+  return out;
 }
 
 int64_t PgResponsesStore::startedCount(const std::string& workspace_uuid,

@@ -15,6 +15,9 @@ class PgResponsesStore final : public ResponsesStore {
  public:
   explicit PgResponsesStore(pqxx::connection& connection) : connection_(connection) {}
   static void prepare(pqxx::connection& connection);
+  // The export pool's connections (forEachResponse): a FETCH may take a minute; a client may
+  // keep its export's transaction waiting at most kExportIdleLimit between two chunks.
+  static void prepareExports(pqxx::connection& connection);
   // The one statement of the connection that merges the search index (SearchIndexMerger);
   // prepare() leaves it out.
   static void prepareSearchIndexMerge(pqxx::connection& connection);
@@ -39,6 +42,8 @@ class PgResponsesStore final : public ResponsesStore {
                            const std::function<void(const FactsBatch&)>& each) override;
   int64_t startedCount(const std::string& workspace_uuid, const std::string& link_uuid,
                        std::optional<int64_t> since, std::optional<int64_t> until) override;
+  DayCounts completedPerDay(const std::string& workspace_uuid, const std::string& link_uuid,
+                            std::optional<int64_t> since, std::optional<int64_t> until) override;
   void forEachResponse(const ResponseFilter& filter, Ordering ordering, int batch,
                        const std::function<bool(ResponseBatch&)>& each) override;
   // Merges the search index's pending list into the index (SearchIndexMerger); returns the

@@ -212,6 +212,14 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
                                    summary.responses());
   v1::GetLinkSummaryResponse response;
   response.set_summary_json(summary.json(request.link_uuid(), started));
+  if (request.daily()) {
+    for (auto& [day, completed] :
+         store.completedPerDay(workspace, request.link_uuid(), since, until)) {
+      auto* d = response.add_daily();
+      d->set_day(std::move(day));
+      d->set_completed(completed);
+    }
+  }
   return response;
 }
 

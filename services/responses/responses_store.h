@@ -144,6 +144,11 @@ class ResponsesStore {
                                    std::optional<int64_t> since, std::optional<int64_t> until,
                                    const std::function<void(const FactsLayouts&)>& layouts,
                                    const std::function<void(const FactsBatch&)>& each) = 0;
+  // The link's completed responses per day (UTC, "YYYY-MM-DD"), in order, within the
+  // inclusive bounds on submitted_at.
+  using DayCounts = std::vector<std::pair<std::string, int64_t>>;
+  virtual DayCounts completedPerDay(const std::string& workspace_uuid, const std::string& link_uuid,
+                                    std::optional<int64_t> since, std::optional<int64_t> until) = 0;
   // Every response `filter` matches, in `ordering`, read from one cursor (one snapshot) in
   // batches of at most `batch`, each handed to `each` (which may take its responses); stops
   // early when `each` returns false (an export whose client left).

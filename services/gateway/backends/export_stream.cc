@@ -56,8 +56,11 @@ class ExportReader final : public grpc::ClientReadReactor<rv1::ExportChunk> {
     StartRead(&chunk_);
   }
 
+  // With a read under way, the hold is released when it ends (OnReadDone), whatever it
+  // brings: nobody asks for more once the body is dropped.
   void cancel() {
     std::unique_lock lock(mutex_);
+    cancelled_ = true;
     const bool release = holding_ && !reading_;
     if (release) holding_ = false;
     lock.unlock();
@@ -68,8 +71,10 @@ class ExportReader final : public grpc::ClientReadReactor<rv1::ExportChunk> {
   void OnReadDone(bool ok) override {
     std::unique_lock lock(mutex_);
     reading_ = false;
-    if (!ok) {
-      // The end, or a failure: OnDone follows with the status.
+    if (!ok || cancelled_) {
+      // The end or a failure (OnDone answers the piece asked for), or a read that ended after
+      // the body was dropped (nobody waits for it): OnDone follows.
+      if (cancelled_) got_ = nullptr;
       const bool release = holding_;
       holding_ = false;
       lock.unlock();
@@ -121,6 +126,7 @@ class ExportReader final : public grpc::ClientReadReactor<rv1::ExportChunk> {
   std::string first_;      // the first chunk, until the body asks for it
   bool holding_ = true;
   bool reading_ = false;
+  bool cancelled_ = false;
   bool ended_ = false, ended_ok_ = false;
   grpc::ClientContext client_;
   rv1::ExportResponsesRequest request_;

@@ -97,8 +97,11 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
     StartRead(&response_);
   }
 
+  // With a read under way, the hold is released when it ends (OnReadDone), whatever it
+  // brings: nobody asks for more once the body is dropped.
   void cancel() {
     std::unique_lock lock(mutex_);
+    cancelled_ = true;
     const bool release = holding_ && !reading_;
     if (release) holding_ = false;
     lock.unlock();
@@ -117,7 +120,7 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
   void OnReadDone(bool ok) override {
     std::unique_lock lock(mutex_);
     reading_ = false;
-    if (!ok) {
+    if (!ok || cancelled_) {
       const bool release = holding_;
       holding_ = false;
       lock.unlock();
@@ -187,11 +190,12 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
   }
 
   std::mutex mutex_;
-  MediaStreamDone done_;  // until the header came
-  BodyStream::Got got_;   // a piece asked for
-  BodyStream::Got last_;  // the end asked for
-  bool holding_ = true;   // the hold is not released yet
-  bool reading_ = false;  // a read is under way
+  MediaStreamDone done_;    // until the header came
+  BodyStream::Got got_;     // a piece asked for
+  BodyStream::Got last_;    // the end asked for
+  bool holding_ = true;     // the hold is not released yet
+  bool reading_ = false;    // a read is under way
+  bool cancelled_ = false;  // the stream was dropped
   bool header_late_ = false;
   grpc::Alarm header_alarm_;
   int64_t expected_ = 0, delivered_ = 0;

@@ -35,6 +35,7 @@ Segment segmentKind(std::string_view s) {
   if (s == "{uuid}") return Segment::kUuid;
   if (s == "{slug}") return Segment::kSlug;
   if (s == "{field_key}") return Segment::kFieldKey;
+  if (s == "{report_token}") return Segment::kReportToken;
   return Segment::kLiteral;
 }
 
@@ -46,6 +47,8 @@ bool isValidParameter(Segment kind, std::string_view value) {
       return isValidSlug(value);
     case Segment::kFieldKey:
       return isValidFieldKey(value);
+    case Segment::kReportToken:
+      return isReportToken(value);
     case Segment::kLiteral:
       break;
   }

@@ -3,8 +3,9 @@
 // Patterns end with '/' (the path without it is redirected), but for pages and files such as
 // "/i/{slug}" and ".../speech.wav", matched exactly.
 // Resolution decides 404, the trailing-slash 301, 405 and path parameters, before any I/O.
-// Parameters are typed: {uuid} (lowercase hyphenated UUID), {slug} (a link slug) and
-// {field_key} (a question's key); a segment of the wrong form is an absent resource (404).
+// Parameters are typed: {uuid} (lowercase hyphenated UUID), {slug} (a link slug), {field_key}
+// (a question's key) and {report_token} (a shared report's); a segment of the wrong form is an
+// absent resource (404).
 
 #include <array>
 #include <string>
@@ -18,8 +19,9 @@ enum class Method { kGet, kPost, kPut, kPatch, kDelete, kOther };
 Method parseMethod(std::string_view method);
 std::string_view methodName(Method method);
 
-enum class Segment { kLiteral, kUuid, kSlug, kFieldKey };
-// The kind of a pattern segment: "{uuid}", "{slug}", "{field_key}" or a literal.
+enum class Segment { kLiteral, kUuid, kSlug, kFieldKey, kReportToken };
+// The kind of a pattern segment: "{uuid}", "{slug}", "{field_key}", "{report_token}" or a
+// literal.
 Segment segmentKind(std::string_view pattern_segment);
 // Whether a request segment is a valid value of a parameter kind.
 bool isValidParameter(Segment kind, std::string_view value);

@@ -16,10 +16,10 @@ extern const std::string_view kSignatureJs;
 extern const std::string_view kPartsJs;
 extern const std::string_view kVoiceJs;
 extern const std::string_view kRecorderWorkletJs;
+extern const std::string_view kReportCss;
 }  // namespace feedback::gateway::page
 
 namespace feedback::gateway {
-namespace {
 
 std::string escapeHtml(std::string_view text) {
   std::string out;
@@ -47,6 +47,8 @@ std::string escapeHtml(std::string_view text) {
   }
   return out;
 }
+
+namespace {
 
 // JSON inside <script type="application/json">: no '<' may end the element early; "\u003c"
 // reads back as the same text.
@@ -78,12 +80,8 @@ std::vector<PageAsset> makeAssets() {
           asset("/static/voice.js", "text/javascript; charset=utf-8", page::kVoiceJs),
           asset("/static/form-rules.js", "text/javascript; charset=utf-8", page::kFormRulesJs),
           asset("/static/recorder-worklet.js", "text/javascript; charset=utf-8",
-                page::kRecorderWorkletJs)};
-}
-
-std::string versioned(std::string_view path) {
-  const PageAsset* asset = findPageAsset(path);
-  return std::string(path) + "?v=" + asset->etag;
+                page::kRecorderWorkletJs),
+          asset("/static/report.css", "text/css; charset=utf-8", page::kReportCss)};
 }
 
 void replace(std::string& text, std::string_view name, std::string_view value) {
@@ -99,6 +97,11 @@ void replace(std::string& text, std::string_view name, std::string_view value) {
 const std::vector<PageAsset>& pageAssets() {
   static const std::vector<PageAsset> assets = makeAssets();
   return assets;
+}
+
+std::string versioned(std::string_view path) {
+  const PageAsset* asset = findPageAsset(path);
+  return std::string(path) + "?v=" + asset->etag;
 }
 
 const PageAsset* findPageAsset(std::string_view path) {

@@ -24,6 +24,10 @@ struct PageAsset {
 const PageAsset* findPageAsset(std::string_view path);
 // Every asset, for routing.
 const std::vector<PageAsset>& pageAssets();
+// `path` with its content's version (?v=), which browsers may keep for good.
+std::string versioned(std::string_view path);
+// Text as HTML text or an attribute's value.
+std::string escapeHtml(std::string_view text);
 
 // The page of `link`, whose form (GET /i/{slug}/form/) is `form_json`.
 std::string renderIntakePage(const feedback::links::v1::Link& link, std::string_view form_json);

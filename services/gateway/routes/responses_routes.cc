@@ -249,7 +249,8 @@ void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments&
               },
               linkVersion()});
 
-  const ExportStub exports = rv1::ExportService::NewStub(backends.responses);
+  // On the bulk connection: a slow client's file is not buffered here (as media reads).
+  const ExportStub exports = rv1::ExportService::NewStub(backends.responses_media);
   routes.add(Method::kGet, "/v1/links/{uuid}/responses/export/",
              {RouteAttributes{.scope = scopes::kResponsesRead,
                               .rpcs = {"ExportService/ExportResponses", "LinksService/GetLink"}},

@@ -30,6 +30,9 @@ void addWebhooksRoutes(Routes& routes, const Backends& backends);
 // (responses_routes.cc).
 void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
                         KeptPages& pages);
+// POST/GET /v1/links/{uuid}/reports/, DELETE .../reports/{uuid}/ and the report pages,
+// /r/{report_token} (report_routes.cc).
+void addReportRoutes(Routes& routes, const Backends& backends);
 // The public intake, /i/{slug}/... (intake_routes.cc); one-call submissions go through
 // `submissions`.
 void addIntakeRoutes(Routes& routes, const Backends& backends, IntakeLinks& links,

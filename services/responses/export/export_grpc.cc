@@ -35,6 +35,12 @@ class ExportStream final : public grpc::ServerWriteReactor<v1::ExportChunk> {
     return true;
   }
 
+  // Whether the client left (or the call broke): nothing more will be sent.
+  bool cancelled() {
+    std::lock_guard lock(mutex_);
+    return cancelled_;
+  }
+
   // Ends the call with `status` once the last chunk is sent (or given up).
   void end(const grpc::Status& status) {
     std::unique_lock lock(mutex_);

@@ -34,8 +34,20 @@ void check(lxw_error error, const char* what) {
   }
 }
 
-// Numbers as numeric cells, timestamps as date cells, booleans as booleans, text as text
-// (never formulas: a string cell is never read as one).
+// Closes the worksheets' temporary files, which libxlsxwriter closes only while it makes the
+// archive: a workbook given up would keep them (unlinked, but open: their disk space in use).
+void closeSheetFiles(lxw_workbook* workbook) {
+  lxw_worksheet* sheet;
+  STAILQ_FOREACH(sheet, workbook->worksheets, list_pointers) {
+    if (sheet->optimize_tmpfile) {
+      std::fclose(sheet->optimize_tmpfile);
+      sheet->optimize_tmpfile = nullptr;
+    }
+  }
+}
+
+// Numbers as numeric cells, timestamps as date cells, text as text, booleans as the text
+// "true" or "false" as in CSV (never formulas: a string cell is never read as one).
 class XlsxFormat final : public ExportFormat {
  public:
   XlsxFormat(std::vector<questions::Question> questions, const ExportOptions& options)
@@ -48,13 +60,19 @@ class XlsxFormat final : public ExportFormat {
     lxw_workbook_options workbook_options{
         .constant_memory = LXW_TRUE, .tmpdir = directory_.data(), .use_zip64 = LXW_TRUE};
     workbook_ = workbook_new_opt(path_.c_str(), &workbook_options);
-    if (!workbook_) throw std::runtime_error("xlsx: the workbook could not be made");
+    if (!workbook_) {
+      ::unlink(path_.c_str());
+      throw std::runtime_error("xlsx: the workbook could not be made");
+    }
     date_ = workbook_add_format(workbook_);
     format_set_num_format(date_, "yyyy-mm-dd hh:mm:ss.000");
   }
 
   ~XlsxFormat() override {
-    if (workbook_) lxw_workbook_free(workbook_);  // given up: nothing is written
+    if (workbook_) {  // given up: nothing is written
+      closeSheetFiles(workbook_);
+      lxw_workbook_free(workbook_);
+    }
     if (file_) std::fclose(file_);
     ::unlink(path_.c_str());
   }
@@ -105,15 +123,13 @@ class XlsxFormat final : public ExportFormat {
         return;
       case CellKind::kNumber:
         return check(worksheet_write_number(sheet_, row, col, cell.number, nullptr), "number");
-      case CellKind::kBoolean:
-        return check(worksheet_write_boolean(sheet_, row, col, cell.text == "true", nullptr),
-                     "boolean");
       case CellKind::kTimestamp:
         return check(worksheet_write_number(sheet_, row, col,
                                             cell.number / 86400.0 + kUnixEpochInExcelDays, date_),
                      "date");
       case CellKind::kFreeText:
-      case CellKind::kNormalised: {
+      case CellKind::kNormalised:
+      case CellKind::kBoolean: {
         const std::string text(cutToCell(cell.text));
         return check(worksheet_write_string(sheet_, row, col, text.c_str(), nullptr), "text");
       }
@@ -132,6 +148,15 @@ class XlsxFormat final : public ExportFormat {
 };
 
 }  // namespace
+
+bool writableDirectory(const std::string& directory) {
+  std::string path = directory + "/feedback-check-XXXXXX";
+  const int fd = mkstemp(path.data());
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(path.c_str());
+  return true;
+}
 
 std::unique_ptr<ExportFormat> makeXlsxFormat(std::vector<questions::Question> questions,
                                              const ExportOptions& options) {

@@ -33,36 +33,57 @@ ExportPlan ResponseExport::plan(const v1::ExportResponsesRequest& request) const
   return plan;
 }
 
-void ResponseExport::write(ResponsesStore& store, const ExportPlan& plan, const Send& send) const {
+void ResponseExport::write(ResponsesStore& store, const ExportPlan& plan, const Send& send,
+                           const std::function<bool()>& client_left) const {
   auto format = makeExportFormat(plan.file->format, plan.questions, options_);
   std::string chunk;
-  chunk.reserve(kChunkBytes + kChunkBytes / 4);
   format->begin(chunk);
-  const int64_t now = api::unixSeconds();
-  bool client_left = false;
+  auto last_sent = std::chrono::steady_clock::now();
+  // Hands over the buffer in chunks of at most kChunkBytes (a response may be larger than a
+  // gRPC message may be); with `all`, the rest too.
+  auto flush = [&](bool all) {
+    std::size_t at = 0;
+    while (chunk.size() - at >= kChunkBytes || (all && at < chunk.size())) {
+      std::string piece = chunk.substr(at, std::min(kChunkBytes, chunk.size() - at));
+      at += piece.size();
+      if (!send(piece)) return false;
+    }
+    chunk.erase(0, at);
+    last_sent = std::chrono::steady_clock::now();
+    return true;
+  };
+  bool gone = false;
   store.forEachResponse(
       plan.filter, plan.order, kBatchRows, [&](ResponsesStore::ResponseBatch& responses) {
+        if (client_left()) {
+          gone = true;
+          return false;
+        }
+        // Addresses signed as each batch is written: they last an hour from then.
+        const int64_t now = api::unixSeconds();
         for (auto& response : responses) {
           if (media_) {
             response.set_answers_json(media_->resolve(std::move(*response.mutable_answers_json()),
                                                       plan.host, plan.filter.workspace_uuid, now));
           }
           format->add(response, chunk);
-          if (chunk.size() < kChunkBytes) continue;
-          if (!send(chunk)) {
-            client_left = true;
+          if (chunk.size() >= kChunkBytes && !flush(false)) {
+            gone = true;
             return false;
           }
-          chunk.clear();
+        }
+        const bool quiet = std::chrono::steady_clock::now() - last_sent >= kMaxQuiet;
+        if (quiet && !chunk.empty() && !flush(true)) {
+          gone = true;
+          return false;
         }
         return true;
       });
-  if (client_left) return;
+  if (gone || client_left()) return;
   while (format->end(chunk, kChunkBytes)) {
-    if (!send(chunk)) return;
-    chunk.clear();
+    if (!flush(false)) return;
   }
-  if (!chunk.empty()) send(chunk);
+  flush(true);
 }
 
 }  // namespace feedback::responses

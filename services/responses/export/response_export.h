@@ -4,6 +4,7 @@
 // next is read, so that memory stays flat whatever the number of responses. Knows nothing of
 // gRPC or SQL.
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,11 +39,19 @@ class ResponseExport {
   // VALIDATION_ERROR for an unknown format, status or search; INVALID_ORDERING.
   ExportPlan plan(const v1::ExportResponsesRequest& request) const;
 
-  // Writes the file, handing each chunk to `send` (which may take its bytes); stops reading
-  // when `send` returns false (the client left). The first chunk goes once the first rows are
-  // read, so that a store that fails at once fails the call rather than cutting a file.
+  // A chunk goes at least this often while rows come (a sparse search may match few): the
+  // gateway gives up on a body whose next piece takes longer than its write timeout.
+  static constexpr std::chrono::seconds kMaxQuiet{5};
+
+  // Writes the file, handing each chunk (at most kChunkBytes) to `send` (which may take its
+  // bytes); stops reading when `send` returns false or, between batches, when `client_left`
+  // says so (an XLSX sends nothing until its archive is made). The first chunk goes once the
+  // first rows are read, so that a store that fails at once fails the call rather than cutting
+  // a file.
   using Send = std::function<bool(std::string& chunk)>;
-  void write(ResponsesStore& store, const ExportPlan& plan, const Send& send) const;
+  void write(
+      ResponsesStore& store, const ExportPlan& plan, const Send& send,
+      const std::function<bool()>& client_left = [] { return false; }) const;
 
  private:
   const api::MediaUrls* media_;

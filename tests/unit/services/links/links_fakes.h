@@ -88,6 +88,68 @@ class FakeStore final : public LinksStore {
     }
     return applied;
   }
+
+  // Shared reports: a report goes with its link (the table's foreign key).
+  struct StoredReport {
+    std::string workspace_uuid, token_hash;
+    v1::Report report;
+    bool revoked = false;
+  };
+  std::vector<StoredReport> reports;  // oldest first
+  int64_t now_micros = 1'800'000'000'000'000;
+  bool live(const StoredReport& r) const {
+    return !r.revoked && r.report.expires_at_micros() > now_micros &&
+           rows.count(r.report.link_uuid()) > 0;
+  }
+  bool insertReport(const std::string& ws, const std::string& token_hash, int days,
+                    v1::Report& report) override {
+    auto it = rows.find(report.link_uuid());
+    if (it == rows.end() || it->second.first != ws) return false;
+    report.set_date_created_micros(now_micros);
+    report.set_expires_at_micros(now_micros + int64_t{days} * 86'400'000'000);
+    reports.push_back({ws, token_hash, report, false});
+    return true;
+  }
+  std::vector<v1::Report> liveReports(const std::string& ws, const std::string& link) const {
+    std::vector<v1::Report> out;
+    for (auto it = reports.rbegin(); it != reports.rend(); ++it) {
+      if (it->workspace_uuid == ws && it->report.link_uuid() == link && live(*it)) {
+        out.push_back(it->report);
+      }
+    }
+    return out;
+  }
+  int64_t countReports(const std::string& ws, const std::string& link) override {
+    return static_cast<int64_t>(liveReports(ws, link).size());
+  }
+  std::vector<v1::Report> listReports(const std::string& ws, const std::string& link,
+                                      int64_t offset, int limit) override {
+    auto all = liveReports(ws, link);
+    std::vector<v1::Report> out;
+    for (auto i = static_cast<std::size_t>(offset);
+         i < all.size() && out.size() < static_cast<std::size_t>(limit); ++i) {
+      out.push_back(all[i]);
+    }
+    return out;
+  }
+  bool revokeReport(const std::string& ws, const std::string& link,
+                    const std::string& report_uuid) override {
+    for (auto& r : reports) {
+      if (r.workspace_uuid == ws && r.report.link_uuid() == link &&
+          r.report.uuid() == report_uuid && live(r)) {
+        r.revoked = true;
+        return true;
+      }
+    }
+    return false;
+  }
+  std::optional<v1::Report> findLiveReport(const std::string& ws,
+                                           const std::string& token_hash) override {
+    for (const auto& r : reports) {
+      if (r.workspace_uuid == ws && r.token_hash == token_hash && live(r)) return r.report;
+    }
+    return std::nullopt;
+  }
 };
 
 // The webhooks service as the rules see it; `down` makes every call fail.

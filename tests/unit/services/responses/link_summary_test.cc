@@ -441,3 +441,23 @@ TEST_CASE("summary: facts of a layout follow the link's questions as they are no
   CHECK(answered(s, "k3") == 3);
   CHECK(answered(s, "k4") == 0);
 }
+
+TEST_CASE("summary: completed responses per day, only when asked", "[responses]") {
+  SummaryFixture f;
+  f.oneShot({{"nps", "9"}});
+  f.oneShot({{"nps", "3"}});
+  f.start();  // in progress: not completed on any day
+  v1::GetLinkSummaryRequest r;
+  r.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
+  r.set_link_uuid(kLink);
+  *r.mutable_link() = f.link.link();
+  CHECK(f.service.linkSummary(f.store, r).daily_size() == 0);
+  r.set_daily(true);
+  const auto answer = f.service.linkSummary(f.store, r);
+  int64_t completed = 0;
+  for (const auto& d : answer.daily()) {
+    CHECK(d.day().size() == 10);
+    completed += d.completed();
+  }
+  CHECK(completed == 2);
+}

@@ -56,6 +56,10 @@ class FakeStore final : public responses::ResponsesStore {
                        std::optional<int64_t>) override {
     return 0;
   }
+  DayCounts completedPerDay(const std::string&, const std::string&, std::optional<int64_t>,
+                            std::optional<int64_t>) override {
+    return {};
+  }
   void forEachResponse(const responses::ResponseFilter&, responses::Ordering, int,
                        const std::function<bool(ResponseBatch&)>&) override {}
 };

@@ -14,6 +14,7 @@
 #include "common/api/response_json.h"
 #include "common/core/crypto.h"
 #include "common/core/errors.h"
+#include "common/core/time.h"
 #include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/responses_service.h"
 #include "services/responses/stored_answers.h"
@@ -165,6 +166,17 @@ class FakeStore final : public responses::ResponsesStore {
       return ascending ? from < key : key < from;
     });
     return {slice(all, (first - all.begin()) + skip, limit), version};
+  }
+  DayCounts completedPerDay(const std::string& ws, const std::string& link,
+                            std::optional<int64_t> since, std::optional<int64_t> until) override {
+    std::map<std::string, int64_t> days;
+    for (const auto& [uuid, r] : rows) {
+      const int64_t at = r.response.submitted_at_micros();
+      if (r.workspace_uuid != ws || r.response.link_uuid() != link || at == 0) continue;
+      if ((since && at < *since) || (until && at > *until)) continue;
+      ++days[feedback::formatTimestamp(at).substr(0, 10)];
+    }
+    return DayCounts(days.begin(), days.end());
   }
   void forEachResponse(const responses::ResponseFilter& f, responses::Ordering o, int batch,
                        const std::function<bool(ResponseBatch&)>& each) override {

@@ -153,3 +153,25 @@ TEST_CASE_METHOD(ExportFixture, "an XLSX export is a ZIP archive made in a tempo
   CHECK(std::filesystem::is_empty(made));
   std::filesystem::remove_all(made);
 }
+
+TEST_CASE_METHOD(ExportFixture, "a response larger than a chunk is sent in chunks") {
+  const auto made = oneShot({{"comment", "\"short\""}});
+  // As if its answer were far longer than any chunk (and than a gRPC message may be).
+  auto& row = store.rows.at(made.uuid());
+  const std::string huge(5 * 1024 * 1024, 'z');
+  row.response.set_answers_json(
+      R"([{"uuid":"a","question_uuid":")" + link.link().questions(0).uuid() +
+      R"(","field_key":"comment","response_type":"text","value":")" + huge + R"("}])");
+  std::string csv;
+  std::size_t largest = 0;
+  int chunks = 0;
+  rules.write(store, rules.plan(request("csv")), [&](std::string& chunk) {
+    largest = std::max(largest, chunk.size());
+    csv += chunk;
+    ++chunks;
+    return true;
+  });
+  CHECK(largest <= responses::ResponseExport::kChunkBytes);
+  CHECK(chunks >= 80);
+  CHECK(csv.find("," + huge + ",") != std::string::npos);
+}
