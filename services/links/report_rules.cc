@@ -4,6 +4,7 @@
 #include "common/core/errors.h"
 #include "common/core/ids.h"
 #include "common/core/pagination.h"
+#include "common/questions/recall.h"
 
 namespace feedback::links {
 namespace {
@@ -68,6 +69,14 @@ v1::OpenReportResponse ReportRules::openReport(LinksStore& store,
           : std::nullopt;
   auto link = report ? store.findLink(request.workspace_uuid(), report->link_uuid()) : std::nullopt;
   if (!link) throw ApiError(ErrorCode::kNotFound, "No such report.");
+  // A prompt recalling an answer reads over everyone's answers: "…" stands for each.
+  static const boost::json::value kAnyAnswer("…");
+  const auto any = [](std::string_view) { return &kAnyAnswer; };
+  for (auto& q : *link->mutable_questions()) q.set_prompt(questions::withRecall(q.prompt(), any));
+  if (link->settings().has_description()) {
+    link->mutable_settings()->set_description(
+        questions::withRecall(link->settings().description(), any));
+  }
   v1::OpenReportResponse response;
   *response.mutable_report() = std::move(*report);
   *response.mutable_link() = std::move(*link);

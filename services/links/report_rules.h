@@ -22,6 +22,7 @@ class ReportRules {
   v1::CreateReportResponse createReport(LinksStore& store, const v1::CreateReportRequest& request);
   v1::ListReportsResponse listReports(LinksStore& store, const v1::ListReportsRequest& request);
   v1::RevokeReportResponse revokeReport(LinksStore& store, const v1::RevokeReportRequest& request);
+  // The report and its link, whose prompts and description show "…" for each recalled answer.
   // NOT_FOUND for a token that opens no live report of the workspace, or whose link is gone.
   v1::OpenReportResponse openReport(LinksStore& store, const v1::OpenReportRequest& request);
 

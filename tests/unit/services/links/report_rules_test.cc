@@ -25,6 +25,9 @@ struct ReportsFixture {
     v1::Link link;
     link.set_uuid(kLinkUuid);
     link.set_name("Pulse");
+    auto* q = link.add_questions();
+    q->set_field_key("why");
+    q->set_prompt("Why {{nps}}, {{name}}?");
     store.rows[kLinkUuid] = {kWorkspace, link};
   }
 
@@ -92,6 +95,7 @@ TEST_CASE_METHOD(ReportsFixture, "a report's url carries a token the store knows
   const auto opened = open(token);
   CHECK(opened.report().uuid() == made.report().uuid());
   CHECK(opened.link().name() == "Pulse");
+  CHECK(opened.link().questions(0).prompt() == "Why …, …?");
   // Two reports never share a token.
   CHECK(tokenOf(create().url()) != token);
 }
