@@ -181,6 +181,20 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
   std::optional<int64_t> since, until;
   if (request.has_since_micros()) since = request.since_micros();
   if (request.has_until_micros()) until = request.until_micros();
+  // A kept summary is current while the link's questions (its version) and responses (the
+  // started count and the lists' version, one read of link_counts) are as they were.
+  std::string kept_key, validity;
+  if (request.keep() && request.has_link() && !since && !until) {
+    ResponseFilter filter;
+    filter.workspace_uuid = workspace;
+    filter.link_uuid = request.link_uuid();
+    filter.status = StatusFilter::kAll;
+    const auto count = store.countResponses(filter);
+    kept_key = workspace + "/" + request.link_uuid() + "/" +
+               std::to_string(request.link().version()) + (request.daily() ? "/daily" : "");
+    validity = std::to_string(count.count) + "/" + std::to_string(count.version);
+    if (auto kept = summaries_.find(kept_key, validity)) return std::move(*kept);
+  }
   auto questions = request.has_link() ? summarised(questionsOf(request.link()))
                                       : questionsOfDocument(request.link_json());
   // Reading facts is the summary's cost: a large batch is read by two threads, each into a
@@ -220,6 +234,7 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
       d->set_completed(completed);
     }
   }
+  if (!kept_key.empty()) summaries_.keep(kept_key, validity, response);
   return response;
 }
 

@@ -7,6 +7,7 @@
 #include "feedback/responses/v1/responses.pb.h"
 #include "services/responses/answer_evaluation.h"
 #include "services/responses/intake_form.h"
+#include "services/responses/kept_summaries.h"
 #include "services/responses/page_anchors.h"
 #include "services/responses/response_writer.h"
 #include "services/responses/responses_store.h"
@@ -82,6 +83,7 @@ class ResponsesService {
   const api::MediaUrls* media_;
   IntakeForms forms_;
   PageAnchors anchors_;
+  KeptSummaries summaries_;
 };
 
 // A list's `status` (completed by default) and `ordering` (-submitted_at by default) as the API

@@ -249,3 +249,91 @@ def a_client_that_leaves_ends_the_cursor():
     whole = export(ws, link)
     assert whole.status == 200 and whole.body.count(b"\r\n") == 3001, whole.body.count(b"\r\n")
     assert time.monotonic() - started < 30
+
+
+def expected_cells(link, record):
+    """The CSV cells of `record` by column, from the contract's rules (docs/api.md "Exports"),
+    written here apart from the service's code: per question in display order its value (one
+    column per part), its insights when evaluated, its recording when voice."""
+    formulas = ("=", "+", "-", "@", "\t", "\r")
+    text = lambda v: "'" + v if isinstance(v, str) and v.startswith(formulas) else v
+
+    def plain(v, free=True):
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return v
+        if isinstance(v, list):
+            joined = "; ".join(str(x) for x in v)
+            return text(joined) if free else joined
+        return text(v) if free else v
+
+    cells = {"response_uuid": record["uuid"], "status": record["status"],
+             "respondent_email": text(record["respondent_email"] or ""),
+             "started_at": record["started_at"], "submitted_at": record["submitted_at"] or ""}
+    answers = {a["question_uuid"]: a for a in record["answers"]}
+    normalised = {"phone_number", "date", "time", "datetime"}
+    for q in link["questions"]:
+        kind, key, conf = q["response_type"], q["field_key"], q.get("configuration") or {}
+        if kind == "help_block":
+            continue
+        a = answers.get(q["uuid"], {})
+        value = a.get("value")
+        if kind in ("contact_info", "address"):
+            parts = [p for p in (["first_name", "last_name", "email", "phone", "company"] if kind == "contact_info"
+                                 else ["line1", "line2", "city", "region", "postal_code", "country"])
+                     if (conf.get("fields", {}).get(p) or {}).get("show", True)]
+            for p in parts:
+                cells[f"{key}.{p}"] = plain((value or {}).get(p), free=p not in ("phone", "country"))
+        elif kind == "matrix":
+            for row in conf["rows"]:
+                cells[f"{key}.{row['id']}"] = plain((value or {}).get(row["id"]))
+        elif kind == "date_range":
+            cells[f"{key}.start"] = (value or {}).get("start", "")
+            cells[f"{key}.end"] = (value or {}).get("end", "")
+        elif kind == "slider" and conf.get("range"):
+            cells[f"{key}.low"] = value[0] if value else ""
+            cells[f"{key}.high"] = value[1] if value else ""
+        elif kind in ("file_upload", "signature"):
+            cells[key] = (value or {}).get("url", "")
+        else:
+            cells[key] = plain(value, free=kind not in normalised)
+        if kind in ("text", "long_text", "voice_text_fallback") or \
+                (kind == "voice" and conf.get("enable_ai_evaluation", True)):
+            insights = a.get("ai_insights") or {}
+            cells[f"{key}.sentiment"] = plain(insights.get("sentiment"))
+            cells[f"{key}.sentiment_score"] = plain(insights.get("sentiment_score"))
+            cells[f"{key}.summary"] = plain(insights.get("summary"))
+            cells[f"{key}.key_topics"] = plain(insights.get("key_topics"))
+        if kind in ("voice", "voice_text_fallback"):
+            cells[f"{key}.transcription"] = plain(a.get("transcription"))
+            cells[f"{key}.duration"] = plain(a.get("duration"))
+            cells[f"{key}.audio_url"] = a.get("audio_url") or ""
+    return cells
+
+
+@test
+def every_type_cell_by_cell():
+    ws = Workspace()
+    with open(f"{harness.ROOT}/tests/bench/link_32_types.json") as f:
+        body = json.load(f)
+    with open(f"{harness.ROOT}/tests/bench/answers_32_types.json") as f:
+        answers = json.load(f)
+    body.update(slug="export-types")
+    link = expect(ws.call("POST", "links/", json=body), 201)
+    for change in ({}, {"story": "=cmd|' /C calc'!A0", "n": 2, "yn": False, "color": "red"}, {"nps": 0}):
+        ws.complete("export-types", {**answers["answers"], **change}, email="-minus@example.com")
+    header, rows = rows_of(export(ws, link, ordering="submitted_at"))
+    listed = records(ws, link, ordering="submitted_at")
+    assert len(rows) == len(listed) == 3
+    for row, record in zip(rows, listed):
+        want = expected_cells(link, record)
+        assert header == list(want), (header, list(want))
+        for name, cell in row.items():
+            expected = want[name]
+            if isinstance(expected, (int, float)) and not isinstance(expected, bool):
+                assert float(cell) == float(expected), (name, cell, expected)
+            else:
+                assert cell == expected, (name, cell, expected)

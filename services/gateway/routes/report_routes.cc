@@ -75,6 +75,7 @@ void showReport(const SummaryStub& responses, const ContextPtr& ctx, Respond res
   request.set_link_uuid(opened.link().uuid());
   *request.mutable_link() = opened.link();
   request.set_daily(true);
+  request.set_keep(true);
   auto link = std::make_shared<lv1::Link>(std::move(*opened.mutable_link()));
   callBackend<rv1::GetLinkSummaryResponse>(
       ctx, std::move(respond), std::move(request),

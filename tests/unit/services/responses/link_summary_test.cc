@@ -461,3 +461,32 @@ TEST_CASE("summary: completed responses per day, only when asked", "[responses]"
   }
   CHECK(completed == 2);
 }
+
+TEST_CASE("summary: kept while the link and its responses stay as they are", "[responses]") {
+  SummaryFixture f;
+  f.oneShot({{"nps", "9"}});
+  v1::GetLinkSummaryRequest r;
+  r.mutable_caller()->mutable_workspace()->set_uuid(kWorkspace);
+  r.set_link_uuid(kLink);
+  *r.mutable_link() = f.link.link();
+  r.set_keep(true);
+  auto read = [&] { return boost::json::parse(f.service.linkSummary(f.store, r).summary_json()); };
+  const auto first = read();
+  CHECK(read() == first);
+  CHECK(f.store.summaries_read == 1);
+  // A new response, one started, a changed link: each is read afresh.
+  f.oneShot({{"nps", "2"}});
+  CHECK(read().at("response_count") == 2);
+  CHECK(f.store.summaries_read == 2);
+  f.start();
+  CHECK(read().at("started_count") == 3);
+  CHECK(f.store.summaries_read == 3);
+  *r.mutable_link() = f.change();
+  read();
+  CHECK(f.store.summaries_read == 4);
+  // Never for bounds, nor without keep.
+  r.set_since_micros(0);
+  read();
+  read();
+  CHECK(f.store.summaries_read == 6);
+}

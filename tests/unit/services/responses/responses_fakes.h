@@ -75,6 +75,7 @@ class FakeStore final : public responses::ResponsesStore {
                            std::optional<int64_t> since, std::optional<int64_t> until,
                            const std::function<void(const FactsLayouts&)>& layouts,
                            const std::function<void(const FactsBatch&)>& each) override {
+    ++summaries_read;
     std::vector<std::string> facts;
     std::map<std::string, std::string> kept;
     for (const auto& [uuid, r] : rows) {
@@ -188,6 +189,7 @@ class FakeStore final : public responses::ResponsesStore {
     }
   }
   int export_batches = 0;
+  int summaries_read = 0;
   CountedPage listCounted(const responses::ResponseFilter& f, responses::Ordering o, int64_t offset,
                           int limit) override {
     ++counted_pages;
