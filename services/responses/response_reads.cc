@@ -1,8 +1,11 @@
 // The reads of the API: lists, details, counts and summaries of a workspace's responses.
 #include <algorithm>
+#include <boost/json/parse.hpp>
 #include <future>
+#include <map>
 
 #include "common/api/response_json.h"
+#include "common/core/email_mask.h"
 #include "common/core/errors.h"
 #include "common/core/ids.h"
 #include "common/core/json_writer.h"
@@ -174,6 +177,52 @@ constexpr std::size_t kSummaryTwoThreadsFrom = 4096;
 
 }  // namespace
 
+namespace {
+
+// The latest responses read for quotes: enough for a few per question in most links.
+constexpr int kQuoteResponses = 50;
+constexpr int kMaxQuotes = 10;
+
+}  // namespace
+
+// Texts of the latest completed responses, per question summed up as text (text, long_text,
+// voice, voice_text_fallback): the value, else the transcription; emails masked.
+void ResponsesService::addQuotes(ResponsesStore& store, const v1::GetLinkSummaryRequest& request,
+                                 const std::vector<std::string>& text_questions,
+                                 v1::GetLinkSummaryResponse& response) const {
+  std::map<std::string, int, std::less<>> wanted;
+  for (const auto& uuid : text_questions) wanted[uuid] = std::min(request.quotes(), kMaxQuotes);
+  if (wanted.empty()) return;
+  ResponseFilter filter;
+  filter.workspace_uuid = request.caller().workspace().uuid();
+  filter.link_uuid = request.link_uuid();
+  const auto rows =
+      store.listResponses(filter, Ordering::kSubmittedDesc, 0, kQuoteResponses).responses;
+  for (const auto& r : rows) {
+    boost::system::error_code ec;
+    const auto answers = boost::json::parse(r.answers_json(), ec);
+    if (ec || !answers.is_array()) continue;
+    for (const auto& item : answers.get_array()) {
+      if (!item.is_object()) continue;
+      const auto& a = item.get_object();
+      const auto* uuid = a.if_contains("question_uuid");
+      if (!uuid || !uuid->is_string()) continue;
+      auto left = wanted.find(std::string_view(uuid->get_string()));
+      if (left == wanted.end() || left->second == 0) continue;
+      const auto* value = a.if_contains("value");
+      const auto* spoken = a.if_contains("transcription");
+      const auto* text = value && value->is_string()     ? value
+                         : spoken && spoken->is_string() ? spoken
+                                                         : nullptr;
+      if (!text || text->get_string().empty()) continue;
+      auto* quote = response.add_quotes();
+      quote->set_question_uuid(left->first);
+      quote->set_text(maskEmails(text->get_string()));
+      --left->second;
+    }
+  }
+}
+
 v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
                                                          const v1::GetLinkSummaryRequest& request) {
   requireUuid(request.link_uuid(), "link_uuid");
@@ -191,12 +240,19 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
     filter.status = StatusFilter::kAll;
     const auto count = store.countResponses(filter);
     kept_key = workspace + "/" + request.link_uuid() + "/" +
-               std::to_string(request.link().version()) + (request.daily() ? "/daily" : "");
+               std::to_string(request.link().version()) + (request.daily() ? "/daily" : "") + "/" +
+               std::to_string(request.quotes());
     validity = std::to_string(count.count) + "/" + std::to_string(count.version);
     if (auto kept = summaries_.find(kept_key, validity)) return std::move(*kept);
   }
   auto questions = request.has_link() ? summarised(questionsOf(request.link()))
                                       : questionsOfDocument(request.link_json());
+  std::vector<std::string> text_questions;
+  for (const auto& q : questions) {
+    if (questions::summaryKindOf(q.response_type) == questions::SummaryKind::kText) {
+      text_questions.push_back(q.uuid);
+    }
+  }
   // Reading facts is the summary's cost: a large batch is read by two threads, each into a
   // summary of its own, and the two are added up at the end.
   LinkSummary summary(questions), other(std::move(questions));
@@ -234,6 +290,7 @@ v1::GetLinkSummaryResponse ResponsesService::linkSummary(ResponsesStore& store,
       d->set_completed(completed);
     }
   }
+  if (request.quotes() > 0) addQuotes(store, request, text_questions, response);
   if (!kept_key.empty()) summaries_.keep(kept_key, validity, response);
   return response;
 }

@@ -67,6 +67,10 @@ class ResponsesService {
   IntakeForms& forms() { return forms_; }
 
  private:
+  // The latest texts of the link's text and voice questions (GetLinkSummaryRequest.quotes).
+  void addQuotes(ResponsesStore& store, const v1::GetLinkSummaryRequest& request,
+                 const std::vector<std::string>& text_questions,
+                 v1::GetLinkSummaryResponse& response) const;
   // The answers a completed response keeps, built from the rules' verdict; answers that were
   // saved before keep their uuids and follow-ups.
   void keepAnswers(const std::vector<questions::KeptAnswer>& kept, StoredResponse& stored) const;

@@ -125,3 +125,19 @@ def revoked_expired_or_deleted_is_a_404_page_on_every_gateway():
     assert page(ws, third["url"]).status == 404
     # A malformed token is no route's.
     assert page(ws, f"https://{ws.info['host']}/r/short").status == 404
+
+
+@test
+def include_text_quotes_the_latest_answers_with_addresses_masked():
+    ws, link = made("rep-text")
+    ws.complete("rep-text", {"nps": 7, "comment": "Mail me at kim@example.org about <b>refunds</b>"})
+    without = expect(ws.call("POST", f"links/{link['uuid']}/reports/", json={}), 201)
+    quoted = expect(ws.call("POST", f"links/{link['uuid']}/reports/", json={"include_text": True}), 201)
+    plain = page(ws, without["url"]).body.decode()
+    # Without include_text no answer is quoted (its topics, single words and phrases, show).
+    assert "Latest answers" not in plain and "Quokkaville kiosk rejected" not in plain
+    assert "Mail me at" not in plain
+    html = page(ws, quoted["url"]).body.decode()
+    assert "Latest answers" in html and "Quokkaville kiosk rejected my ticket" in html, html[-3000:]
+    assert "Mail me at [email] about &lt;b&gt;refunds&lt;/b&gt;" in html
+    assert "kim@example.org" not in html and "zelda.report" not in html

@@ -321,6 +321,19 @@ void questionCharts(Page& page, const lv1::Question& question, const boost::json
   distribution(page, title, stats);
 }
 
+// The latest answers' words, as the report's maker allowed (include_text).
+void quotes(Page& page, std::string_view question_uuid,
+            const google::protobuf::RepeatedPtrField<feedback::responses::v1::Quote>& all) {
+  std::string items;
+  for (const auto& q : all) {
+    if (q.question_uuid() == question_uuid) {
+      items += "<li><blockquote>" + escapeHtml(q.text()) + "</blockquote></li>";
+    }
+  }
+  if (items.empty()) return;
+  page.html += "<h3>Latest answers</h3><ul class=\"quotes\">" + items + "</ul>";
+}
+
 const lv1::Question* findQuestion(const lv1::Link& link, std::string_view uuid) {
   for (const auto& q : link.questions()) {
     if (q.uuid() == uuid) return &q;
@@ -330,11 +343,11 @@ const lv1::Question* findQuestion(const lv1::Link& link, std::string_view uuid) 
 
 }  // namespace
 
-std::string renderReportPage(
-    const lv1::Link& link, std::string_view summary_json,
-    const google::protobuf::RepeatedPtrField<feedback::responses::v1::DayCount>& daily) {
+std::string renderReportPage(const lv1::Link& link,
+                             const feedback::responses::v1::GetLinkSummaryResponse& answer) {
+  const auto& daily = answer.daily();
   boost::system::error_code ec;
-  auto parsed = boost::json::parse(summary_json, ec);
+  auto parsed = boost::json::parse(answer.summary_json(), ec);
   const boost::json::object summary =
       !ec && parsed.is_object() ? parsed.get_object() : boost::json::object();
   Page page;
@@ -374,6 +387,7 @@ std::string renderReportPage(
                    number(numberOf(at(q, "answered"))) + " answered</p>";
       const auto* stats = at(q, "stats");
       if (stats && stats->is_object()) questionCharts(page, *question, stats->get_object());
+      quotes(page, question->uuid(), answer.quotes());
       page.html += "</section>";
     }
   }

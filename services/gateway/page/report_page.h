@@ -15,11 +15,11 @@
 
 namespace feedback::gateway {
 
-// `summary_json`: GetLinkSummary's; `daily`: its completed responses per day. Never shows a
-// respondent's email, file or recording: the summary holds none.
-std::string renderReportPage(
-    const feedback::links::v1::Link& link, std::string_view summary_json,
-    const google::protobuf::RepeatedPtrField<feedback::responses::v1::DayCount>& daily);
+// `summary`: GetLinkSummary's, with its completed responses per day and, for a report with
+// include_text, its quotes (shown under their questions). Never shows a respondent's email,
+// file or recording: the summary holds none, and the quotes' addresses are masked.
+std::string renderReportPage(const feedback::links::v1::Link& link,
+                             const feedback::responses::v1::GetLinkSummaryResponse& summary);
 
 // Its Content-Security-Policy: its own stylesheet, nothing else.
 inline constexpr std::string_view kReportPagePolicy =

@@ -21,6 +21,9 @@ namespace rv1 = feedback::responses::v1;
 using ReportsStub = std::shared_ptr<lv1::ReportsService::Stub>;
 using SummaryStub = std::shared_ptr<rv1::ResponsesService::Stub>;
 
+// The latest answers quoted per text or voice question when a report includes text.
+constexpr int kQuotesPerQuestion = 5;
+
 void writeReport(JsonWriter& json, const lv1::Report& report, const std::string* url) {
   json.beginObject().field("uuid", report.uuid());
   if (url) json.field("url", *url);
@@ -76,6 +79,7 @@ void showReport(const SummaryStub& responses, const ContextPtr& ctx, Respond res
   *request.mutable_link() = opened.link();
   request.set_daily(true);
   request.set_keep(true);
+  if (opened.report().include_text()) request.set_quotes(kQuotesPerQuestion);
   auto link = std::make_shared<lv1::Link>(std::move(*opened.mutable_link()));
   callBackend<rv1::GetLinkSummaryResponse>(
       ctx, std::move(respond), std::move(request),
@@ -83,7 +87,7 @@ void showReport(const SummaryStub& responses, const ContextPtr& ctx, Respond res
         responses->async()->GetLinkSummary(c, q, r, std::move(done));
       },
       [link](const rv1::GetLinkSummaryResponse& r) {
-        return reportPage(200, renderReportPage(*link, r.summary_json(), r.daily()));
+        return reportPage(200, renderReportPage(*link, r));
       });
 }
 
