@@ -41,6 +41,10 @@ v1::ListReportsResponse ReportRules::listReports(LinksStore& store,
                                                  const v1::ListReportsRequest& request) {
   requireLinkUuid(request.link_uuid());
   const auto& workspace = request.caller().workspace().uuid();
+  // Another workspace's link has no reports to list: it is not found, as everywhere.
+  if (!store.findLink(workspace, request.link_uuid())) {
+    throw ApiError(ErrorCode::kNotFound, "No such link.");
+  }
   const Page page = normalizePage(request.page());
   v1::ListReportsResponse response;
   response.set_count(store.countReports(workspace, request.link_uuid()));

@@ -21,7 +21,8 @@ QUESTIONS = [
 SETTINGS = {"tts_enabled": True, "live_transcription": True}
 # What each identifier names, by the literal segment before it.
 KINDS = {"links": "link", "responses": "response", "tokens": "token", "workspaces": "workspace",
-         "webhooks": "webhook", "deliveries": "delivery", "questions": "question", "media": "blob"}
+         "webhooks": "webhook", "deliveries": "delivery", "questions": "question", "media": "blob",
+         "reports": "report"}
 # Bodies that would be accepted from the identifiers' owner, so that only ownership is judged.
 BODIES = {("POST", "/v1/links/"): {"name": "Mine"},
           ("PATCH", "/v1/links/{uuid}/"): {"name": "Taken over"},
@@ -56,6 +57,7 @@ class Owner:
         self.webhook = expect(self.ws.call("POST", f"workspaces/{self.ws.uuid}/webhooks/", json={
             "url": "https://127.0.0.1:9/hook", "events": ["response.submitted"]}), 201)
         expect(self.ws.call("POST", f"workspaces/{self.ws.uuid}/webhooks/{self.webhook['uuid']}/test/"), 202)
+        self.report = expect(self.ws.call("POST", f"links/{self.link['uuid']}/reports/", json={}), 201)
         deliveries = f"workspaces/{self.ws.uuid}/webhooks/{self.webhook['uuid']}/deliveries/"
         wait_until(lambda: expect(self.ws.call("GET", deliveries), 200)["count"] > 0, 20,
                    "a delivery attempt recorded")
@@ -64,7 +66,8 @@ class Owner:
                     "started": self.started["uuid"], "token": self.token["uuid"],
                     "workspace": self.ws.uuid, "webhook": self.webhook["uuid"],
                     "delivery": self.delivery["uuid"], "question": self.link["questions"][0]["uuid"],
-                    "blob": self.file_url.split("/media/")[1].split("?")[0], "slug": self.slug}
+                    "blob": self.file_url.split("/media/")[1].split("?")[0], "slug": self.slug,
+                    "report": self.report["uuid"], "report_token": self.report["url"].rsplit("/", 1)[1]}
 
     def secrets(self):
         """Everything of this workspace another one must never see."""
@@ -89,6 +92,8 @@ def fill(pattern, ids, field_key="why"):
             out.append(ids["started" if kind == "response" and pattern.startswith("/i/") else kind])
         elif segment == "{slug}":
             out.append(ids["slug"])
+        elif segment == "{report_token}":
+            out.append(ids["report_token"])
         elif segment == "{field_key}":
             out.append({"files": "doc", "audio": "said", "live": "said"}.get(segments[i - 2], field_key))
         else:
@@ -117,8 +122,9 @@ def call(route, path, key=None, host=None, token=None, query=""):
 def nowhere():
     """Identifiers that exist in no workspace."""
     ids = {k: str(uuid.uuid4()) for k in ("link", "response", "started", "token", "workspace",
-                                            "webhook", "delivery", "question", "blob")}
+                                            "webhook", "delivery", "question", "blob", "report")}
     ids["slug"] = f"nowhere-{uuid.uuid4().hex[:6]}"
+    ids["report_token"] = (uuid.uuid4().hex + uuid.uuid4().hex)[:43]
     return ids
 
 

@@ -207,6 +207,19 @@ def http_1_0_clients_get_the_file_until_the_connection_closes():
 
 
 @test
+def head_answers_the_headers_without_making_the_file():
+    ws, link = made("export-head")
+    ws.complete("export-head", {"score": 1})
+    before = int(sql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'DECLARE export_rows%'")[0][0])
+    r = ws.call("HEAD", f"links/{link['uuid']}/responses/export/?format=xlsx", headers={"Accept": "*/*"})
+    assert r.status == 200 and r.body == b"", r
+    assert r.header("Content-Type") == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    assert r.header("Content-Disposition", ).startswith('attachment; filename="export-head-responses-')
+    assert int(sql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'DECLARE export_rows%'")[0][0]) == before
+    expect(ws.call("HEAD", f"links/{link['uuid']}/responses/export/?format=pdf", headers={"Accept": "*/*"}), 400)
+
+
+@test
 def export_errors_come_before_any_byte():
     ws, link = made("export-errors")
     ws.complete("export-errors", {"score": 1})

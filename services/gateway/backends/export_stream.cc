@@ -16,7 +16,7 @@ constexpr std::chrono::hours kLongestExport{2};
 // next() starts from the server's threads; it is released once, when the last read ended
 // (!ok) or when the stream is dropped with no read under way, after which OnDone comes. The
 // reactor keeps itself alive until then.
-class ExportReader final : public grpc::ClientReadReactor<rv1::ExportChunk> {
+class ExportReader final : public grpc::ClientReadReactor<rv1::ExportResponsesResponse> {
  public:
   static void start(const ExportStub& stub, const ContextPtr& ctx,
                     rv1::ExportResponsesRequest request, ExportStreamDone done) {
@@ -130,7 +130,7 @@ class ExportReader final : public grpc::ClientReadReactor<rv1::ExportChunk> {
   bool ended_ = false, ended_ok_ = false;
   grpc::ClientContext client_;
   rv1::ExportResponsesRequest request_;
-  rv1::ExportChunk chunk_;
+  rv1::ExportResponsesResponse chunk_;
   ContextPtr ctx_;
   std::shared_ptr<ExportReader> self_;
 };

@@ -36,7 +36,8 @@ using WebSocketFactory = std::function<WebSocketHandler(std::shared_ptr<WebSocke
 using AcceptWebSocket = std::function<void(WebSocketFactory)>;
 
 struct HttpRequest {
-  std::string method;  // as sent, e.g. "GET"
+  std::string method;  // as sent, e.g. "GET" (HEAD is routed as GET: `head` says so)
+  bool head = false;
   std::string target;  // path and query, as sent
   // Names lowercased.
   std::vector<std::pair<std::string, std::string>> headers;

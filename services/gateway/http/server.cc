@@ -237,6 +237,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // HEAD is GET without the body (RFC 9110 9.3.2): routed as GET, answered with its header.
     head_ = message.method() == http::verb::head;
     request.method = head_ ? "GET" : std::string(message.method_string());
+    request.head = head_;
     request.target = std::string(message.target());
     request.headers.reserve(8);
     for (const auto& field : message) {

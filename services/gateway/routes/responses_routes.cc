@@ -169,6 +169,13 @@ void summary(const Stub& responses, const ContextPtr& ctx, Respond respond,
       [](const rv1::GetLinkSummaryResponse& r) { return jsonResponse(200, r.summary_json()); });
 }
 
+// A body never asked for (a HEAD's).
+class NoBody final : public BodyStream {
+ public:
+  void next(Got got) override { got(true, {}); }
+  void cancel() override {}
+};
+
 // GET /v1/links/{uuid}/responses/export/: the link's responses as one file, written by the
 // service and sent as it comes (chunked), each chunk asked for once the last one is written.
 void exportFile(const ExportStub& exports, const ContextPtr& ctx, Respond respond,
@@ -189,21 +196,25 @@ void exportFile(const ExportStub& exports, const ContextPtr& ctx, Respond respon
   request.set_host(ctx->caller->workspace().host());
   const std::string file_name =
       api::exportFileName(document.link->slug(), *type, api::unixSeconds());
-  streamExport(exports, ctx, std::move(request),
-               [ctx, respond, type, file_name](const grpc::Status& status,
-                                               std::shared_ptr<BodyStream> body) {
-                 if (!status.ok()) {
-                   return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
-                 }
-                 HttpResponse answer;
-                 answer.setHeader("Content-Type", std::string(type->content_type));
-                 answer.setHeader("Content-Disposition",
-                                  "attachment; filename=\"" + file_name + "\"");
-                 answer.setHeader("Cache-Control", "no-store");
-                 answer.stream = std::move(body);
-                 answer.stream_length = HttpResponse::kUnknownLength;
-                 respond(std::move(answer));
-               });
+  auto answer = [type, file_name](std::shared_ptr<BodyStream> body) {
+    HttpResponse out;
+    out.setHeader("Content-Type", std::string(type->content_type));
+    out.setHeader("Content-Disposition", "attachment; filename=\"" + file_name + "\"");
+    out.setHeader("Cache-Control", "no-store");
+    out.stream = std::move(body);
+    out.stream_length = HttpResponse::kUnknownLength;
+    return out;
+  };
+  // HEAD: the headers a GET would have, without making the file.
+  if (ctx->request.head) return respond(answer(std::make_shared<NoBody>()));
+  streamExport(
+      exports, ctx, std::move(request),
+      [ctx, respond, answer](const grpc::Status& status, std::shared_ptr<BodyStream> body) {
+        if (!status.ok()) {
+          return respond(errorResponse(grpckit::fromStatus(status), ctx->request_id));
+        }
+        respond(answer(std::move(body)));
+      });
 }
 
 // The link's version, read with the API key so that its existence is usually known from the

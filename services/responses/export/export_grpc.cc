@@ -15,7 +15,7 @@ namespace {
 // One export: the worker writes chunks (send) and ends the call (end); gRPC reports each
 // write's completion and the client's leaving. Deleted once the call is done, which happens
 // only after end(), the worker's last use of it.
-class ExportStream final : public grpc::ServerWriteReactor<v1::ExportChunk> {
+class ExportStream final : public grpc::ServerWriteReactor<v1::ExportResponsesResponse> {
  public:
   ExportStream(grpc::CallbackServerContext* context, Counters& counters)
       : meter_(context, counters, "ExportResponses") {}
@@ -74,12 +74,12 @@ class ExportStream final : public grpc::ServerWriteReactor<v1::ExportChunk> {
   std::condition_variable settled_;
   bool writing_ = false;
   bool cancelled_ = false;
-  v1::ExportChunk chunk_;
+  v1::ExportResponsesResponse chunk_;
 };
 
 }  // namespace
 
-grpc::ServerWriteReactor<v1::ExportChunk>* ExportGrpc::ExportResponses(
+grpc::ServerWriteReactor<v1::ExportResponsesResponse>* ExportGrpc::ExportResponses(
     grpc::CallbackServerContext* context, const v1::ExportResponsesRequest* request) {
   auto* stream = new ExportStream(context, counters_);
   std::optional<ExportPlan> plan;

@@ -16,7 +16,7 @@ class ExportGrpc final : public v1::ExportService::CallbackService {
   ExportGrpc(const ResponseExport& rules, PgPool& pool, Counters& counters)
       : rules_(rules), pool_(pool), counters_(counters) {}
 
-  grpc::ServerWriteReactor<v1::ExportChunk>* ExportResponses(
+  grpc::ServerWriteReactor<v1::ExportResponsesResponse>* ExportResponses(
       grpc::CallbackServerContext* context, const v1::ExportResponsesRequest* request) override;
 
  private:

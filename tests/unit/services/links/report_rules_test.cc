@@ -131,6 +131,10 @@ TEST_CASE_METHOD(ReportsFixture, "a report opens only on its workspace's host an
         ErrorCode::kNotFound);
   CHECK(codeOf([&] { open(token.substr(1)); }) == ErrorCode::kNotFound);
   CHECK(codeOf([&] { open(std::string(43, '!')); }) == ErrorCode::kNotFound);
+  v1::ListReportsRequest list;
+  *list.mutable_caller() = caller("33333333-3333-4333-8333-333333333333");
+  list.set_link_uuid(kLinkUuid);
+  CHECK(codeOf([&] { rules.listReports(store, list); }) == ErrorCode::kNotFound);
   store.rows.erase(kLinkUuid);
   CHECK(codeOf([&] { open(token); }) == ErrorCode::kNotFound);
   CHECK(codeOf([&] { create(); }) == ErrorCode::kNotFound);
