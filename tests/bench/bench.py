@@ -377,6 +377,7 @@ def main():
         ("search for a word in 0.1%", timed_get(f"{scale_url}&search={RARE_WORD}", scale["api_key"])),
         (f"last page ({last_page:,})", timed_get(f"{scale_url}&page={last_page}", scale["api_key"])),
     ]
+    exports = bench_exports.rows(base, scale, STACK_DIR)
 
     with open(os.path.join(STACK_DIR, "pids", "gateway.pid")) as f:
         gateway_pid = int(f.read().strip())
