@@ -14,16 +14,6 @@ constexpr std::size_t kUuidLength = 36;
 // are escaped inside a JSON string.
 constexpr std::array<std::string_view, 2> kAddressKeys = {"\"audio_url\":\"", "\"url\":\""};
 
-std::string base64Url(std::string_view bytes) {
-  std::string out = crypto::base64Encode(bytes);
-  while (!out.empty() && out.back() == '=') out.pop_back();
-  for (auto& c : out) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string mediaMarker(std::string_view blob_uuid) {
@@ -50,7 +40,7 @@ std::string MediaUrls::signature(std::string_view blob_uuid, std::string_view wo
   message += blob_uuid;
   message += '/';
   message += std::to_string(expires);
-  return base64Url(crypto::hmacSha256(key_, message));
+  return crypto::base64UrlEncode(crypto::hmacSha256(key_, message));
 }
 
 std::string MediaUrls::url(std::string_view blob_uuid, std::string_view host,

@@ -79,6 +79,16 @@ std::string base64Encode(std::string_view bytes) {
   return out;
 }
 
+std::string base64UrlEncode(std::string_view bytes) {
+  std::string out = base64Encode(bytes);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (auto& c : out) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  return out;
+}
+
 std::optional<std::string> base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) return std::nullopt;
   std::string out(3 * text.size() / 4, '\0');

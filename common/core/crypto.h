@@ -33,6 +33,8 @@ std::string sha1Hex(std::string_view data);
 // Raw 32-byte HMAC-SHA256.
 std::string hmacSha256(std::string_view key, std::string_view data);
 std::string base64Encode(std::string_view bytes);
+// base64url (RFC 4648 section 5) without padding: for URLs.
+std::string base64UrlEncode(std::string_view bytes);
 // nullopt when `text` is not valid standard base64.
 std::optional<std::string> base64Decode(std::string_view text);
 std::string toHex(std::string_view bytes);

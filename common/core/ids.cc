@@ -92,13 +92,7 @@ constexpr std::size_t kReportTokenLength = 43;
 }  // namespace
 
 std::string newReportToken() {
-  std::string token = crypto::base64Encode(crypto::randomBytes(kReportTokenBytes));
-  while (!token.empty() && token.back() == '=') token.pop_back();
-  for (auto& c : token) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  return token;
+  return crypto::base64UrlEncode(crypto::randomBytes(kReportTokenBytes));
 }
 
 bool isReportToken(std::string_view text) {

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "services/gateway/backends/media_streams.h"
+#include "services/gateway/backends/reader_body.h"
 
 namespace feedback::gateway {
 namespace {
@@ -135,19 +136,8 @@ class ExportReader final : public grpc::ClientReadReactor<rv1::ExportResponsesRe
   std::shared_ptr<ExportReader> self_;
 };
 
-class ExportBody final : public BodyStream {
- public:
-  explicit ExportBody(std::shared_ptr<ExportReader> reader) : reader_(std::move(reader)) {}
-  ~ExportBody() override { reader_->cancel(); }
-  void next(Got got) override { reader_->next(std::move(got)); }
-  void cancel() override { reader_->cancel(); }
-
- private:
-  std::shared_ptr<ExportReader> reader_;
-};
-
 std::shared_ptr<BodyStream> ExportReader::body() {
-  return std::make_shared<ExportBody>(self_);
+  return std::make_shared<ReaderBody<ExportReader>>(self_);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <mutex>
 
+#include "services/gateway/backends/reader_body.h"
+
 namespace feedback::gateway {
 namespace {
 
@@ -206,20 +208,8 @@ class MediaStreamReader final : public grpc::ClientReadReactor<rv1::ReadMediaRes
   std::shared_ptr<MediaStreamReader> self_;
 };
 
-// What the server holds: dropping it ends the call.
-class MediaBody final : public BodyStream {
- public:
-  explicit MediaBody(std::shared_ptr<MediaStreamReader> reader) : reader_(std::move(reader)) {}
-  ~MediaBody() override { reader_->cancel(); }
-  void next(Got got) override { reader_->next(std::move(got)); }
-  void cancel() override { reader_->cancel(); }
-
- private:
-  std::shared_ptr<MediaStreamReader> reader_;
-};
-
 std::shared_ptr<BodyStream> MediaStreamReader::body() {
-  return std::make_shared<MediaBody>(self_);
+  return std::make_shared<ReaderBody<MediaStreamReader>>(self_);
 }
 
 }  // namespace

@@ -87,3 +87,10 @@ TEST_CASE("crypto: constant-time comparison", "[crypto]") {
   CHECK_FALSE(crypto::constantTimeEquals("abc", "abd"));
   CHECK_FALSE(crypto::constantTimeEquals("abc", "abcd"));
 }
+
+TEST_CASE("base64url: no padding, - and _ for + and /") {
+  CHECK(feedback::crypto::base64UrlEncode("") == "");
+  CHECK(feedback::crypto::base64UrlEncode("f") == "Zg");
+  CHECK(feedback::crypto::base64UrlEncode("\xfb\xff\xbf") == "-_-_");
+  CHECK(feedback::crypto::base64UrlEncode(std::string(32, '\0')).size() == 43);
+}
