@@ -24,6 +24,11 @@ void Counters::gauge(const std::string& series, std::function<double()> read) {
   gauges_[series] = std::move(read);
 }
 
+void Counters::removeGauge(const std::string& series) {
+  std::lock_guard lock(mutex_);
+  gauges_.erase(series);
+}
+
 void Counters::observe(const std::string& name, const std::string& labels, double seconds) {
   const auto bucket = static_cast<std::size_t>(
       std::lower_bound(kBuckets.begin(), kBuckets.end(), seconds) - kBuckets.begin());

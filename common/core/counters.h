@@ -18,6 +18,8 @@ class Counters {
   void increment(const std::string& series, uint64_t by = 1);
   // A value read when rendering, e.g. a queue's depth.
   void gauge(const std::string& series, std::function<double()> read);
+  // The gauge is no longer rendered (a workspace's, say, once it is gone).
+  void removeGauge(const std::string& series);
   // One observation, in seconds, of the histogram `name` with `labels` (e.g.
   // method="GetLink"): rendered as <name>_bucket{...,le}, _sum and _count.
   void observe(const std::string& name, const std::string& labels, double seconds);

@@ -11,14 +11,16 @@ namespace feedback::scopes {
 inline constexpr std::string_view kLinksRead = "links:read";
 inline constexpr std::string_view kLinksWrite = "links:write";
 inline constexpr std::string_view kResponsesRead = "responses:read";
+// Deleting responses and erasing respondents (docs/api.md "Erasure and retention").
+inline constexpr std::string_view kResponsesWrite = "responses:write";
 inline constexpr std::string_view kWebhooksRead = "webhooks:read";
 inline constexpr std::string_view kWebhooksWrite = "webhooks:write";
 inline constexpr std::string_view kTokensRead = "tokens:read";
 inline constexpr std::string_view kTokensWrite = "tokens:write";
 
-inline constexpr std::array<std::string_view, 7> kAll = {
-    kLinksRead,     kLinksWrite, kResponsesRead, kWebhooksRead,
-    kWebhooksWrite, kTokensRead, kTokensWrite};
+inline constexpr std::array<std::string_view, 8> kAll = {
+    kLinksRead,    kLinksWrite,    kResponsesRead, kResponsesWrite,
+    kWebhooksRead, kWebhooksWrite, kTokensRead,    kTokensWrite};
 
 inline bool isKnown(std::string_view scope) {
   return std::find(kAll.begin(), kAll.end(), scope) != kAll.end();

@@ -35,6 +35,19 @@
 // predates tokens (during a rolling update): its settlements raise the count without
 // replacing the token, which then no longer matches. Pages are still kept at most
 // kMaxPageAgeSeconds after the read that made them valid, a bound on any error elsewhere.
+// Erasures lower a count (docs/api.md "Erasure and retention"), which a count only ever
+// raised cannot show: a read that started before an erasure committed would raise it back. An
+// erasure is therefore a pending entry like a submission (begun before it commits, with an id
+// that starts with kRemovalPrefix) whose settlement (kRemovedScript) deletes the count, replaces
+// the token, and records in `lowered` when it committed:
+//   fb:link:{<uuid>}:lowered   = milliseconds since the epoch after the link's last erasure
+//                                committed, kept kPendingMaxAgeMs
+// A count read (kSettleScript, kRecoverScript) that started before `lowered` (plus
+// kClockSkewMarginMs, as reads and erasures are timed on different hosts) is not recorded:
+// it may hold erased responses. Until a read that started later records one, the link has no
+// count and gateways ask the responses service. An erasure whose settlement was lost is
+// trimmed from `pending` like a submission, by a read that started kPendingMaxAgeMs after it
+// began; such a trim does what its settlement would have done, with that read as its time.
 // A count is only raised, so a Redis restored from an older snapshot would hold counts
 // below the truth and trust them: this Redis keeps no snapshot (it only caches PostgreSQL),
 // and after a restart the keys are simply absent. For the same reason it must not evict
@@ -81,34 +94,90 @@ inline std::string changesKey(std::string_view link_uuid) {
   return out;
 }
 
+inline std::string loweredKey(std::string_view link_uuid) {
+  std::string out = "fb:link:{";
+  out += link_uuid;
+  out += "}:lowered";
+  return out;
+}
+
+// Reads and erasures are timed by different hosts' clocks, which agree to far better than this.
+inline constexpr int kClockSkewMarginMs = 2000;
+// How long `lowered` is kept: no read outlives kPendingMaxAgeMs.
+inline constexpr int kLoweredTtlSeconds = kPendingMaxAgeMs / 1000;
+// Pending entries of erasures start with this (the scripts below test for it); those of
+// submissions never do.
+inline constexpr std::string_view kRemovalPrefix = "rm:";
+
+inline std::string removalId(std::string_view response_uuid) {
+  std::string out(kRemovalPrefix);
+  out += response_uuid;
+  return out;
+}
+
 // KEYS[1] = pending key; ARGV[1] = TTL, ARGV[2] = now (ms), ARGV[3...] = submission ids.
 inline constexpr std::string_view kBeginScript =
     "for i = 3, #ARGV do redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i]) end "
     "redis.call('EXPIRE', KEYS[1], ARGV[1]) return 1";
 
-// KEYS[1] = count key, KEYS[2] = pending key, KEYS[3] = changes key; ARGV[1] = a count
-// (-1: none), ARGV[2] = TTL, ARGV[3] = a new random value, ARGV[4] = settledBefore() of the
-// count's read, ARGV[5...] = submission ids. Raises the count and replaces the token, then
-// ends the submissions, and with a count those that began before ARGV[4].
-inline constexpr std::string_view kSettleScript =
-    "local count = tonumber(redis.call('GET', KEYS[1]) or '-1') "
-    "if tonumber(ARGV[1]) > count then "
-    "count = tonumber(ARGV[1]) redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
-    "redis.call('SET', KEYS[3], count .. ':' .. ARGV[3], 'EX', ARGV[2]) "
-    "for i = 5, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end "
-    "if tonumber(ARGV[1]) >= 0 then "
-    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[4]) end "
-    "if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end return 1";
+// The part of kSettleScript and kRecoverScript that records a count read, given KEYS[1] =
+// count key, KEYS[2] = pending key, and the Lua locals `lowered_key`, `read` (the
+// count), `started` (when its read started, ms), `cutoff` (settledBefore() of it), `margin`,
+// `ttl`, `lowered_ttl` and `count` (the count Redis holds, -1 for none). Pending entries that
+// began before the cutoff end; an erasure among them (its settlement was lost) drops the count
+// as kRemovedScript would, at `started`. Then the count is raised, unless an erasure committed
+// after (or about when) its read started; `count` is left as Redis then holds it.
+#define FEEDBACK_RECORD_COUNT_READ                                                         \
+  "local ended = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. cutoff) "             \
+  "for _, id in ipairs(ended) do if string.sub(id, 1, 3) == 'rm:' then "                   \
+  "redis.call('DEL', KEYS[1]) count = -1 "                                                 \
+  "redis.call('SET', lowered_key, started, 'EX', lowered_ttl) break end end "              \
+  "if #ended > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. cutoff) end " \
+  "local lowered = tonumber(redis.call('GET', lowered_key) or '-1') "                      \
+  "if (lowered < 0 or started > lowered + margin) and read > count then "                  \
+  "count = read redis.call('SET', KEYS[1], read, 'EX', ttl) end "
 
-// A gateway's count read from PostgreSQL. KEYS[1] = count key, KEYS[2] = pending key;
-// ARGV[1] = the count, ARGV[2] = TTL, ARGV[3] = settledBefore() of the read. Raises the count
-// and ends the submissions that began before ARGV[3].
+// KEYS[1] = count key, KEYS[2] = pending key, KEYS[3] = changes key, KEYS[4] = lowered key;
+// ARGV[1] = a count (-1: none), ARGV[2] = TTL, ARGV[3] = a new random value, ARGV[4] = when
+// the count's read started (ms), ARGV[5] = settledBefore() of it, ARGV[6] = kClockSkewMarginMs,
+// ARGV[7] = kLoweredTtlSeconds, ARGV[8...] = submission ids. Records the count (see above) and
+// replaces the token, then ends the submissions.
+inline constexpr std::string_view kSettleScript =
+    "local lowered_key = KEYS[4] "
+    "local read = tonumber(ARGV[1]) local ttl = ARGV[2] local started = tonumber(ARGV[4]) "
+    "local cutoff = tonumber(ARGV[5]) local margin = tonumber(ARGV[6]) "
+    "local lowered_ttl = ARGV[7] "
+    "local count = tonumber(redis.call('GET', KEYS[1]) or '-1') "
+    "if read >= 0 then " FEEDBACK_RECORD_COUNT_READ
+    "end "
+    "redis.call('SET', KEYS[3], count .. ':' .. ARGV[3], 'EX', ttl) "
+    "for i = 8, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end "
+    "if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('EXPIRE', KEYS[2], ttl) end return 1";
+
+// A gateway's count read from PostgreSQL. KEYS[1] = count key, KEYS[2] = pending key, KEYS[3]
+// = lowered key; ARGV[1] = the count, ARGV[2] = TTL,
+// ARGV[3] = when the read started (ms), ARGV[4] = settledBefore() of it, ARGV[5] =
+// kClockSkewMarginMs, ARGV[6] = kLoweredTtlSeconds. Records the count (see above).
 inline constexpr std::string_view kRecoverScript =
-    "local count = redis.call('GET', KEYS[1]) "
-    "if not count or tonumber(count) < tonumber(ARGV[1]) then "
-    "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end "
-    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3]) "
-    "if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end return 1";
+    "local lowered_key = KEYS[3] "
+    "local read = tonumber(ARGV[1]) local ttl = ARGV[2] local started = tonumber(ARGV[3]) "
+    "local cutoff = tonumber(ARGV[4]) local margin = tonumber(ARGV[5]) "
+    "local lowered_ttl = ARGV[6] "
+    "local count = tonumber(redis.call('GET', KEYS[1]) or '-1') " FEEDBACK_RECORD_COUNT_READ
+    "if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('EXPIRE', KEYS[2], ttl) end return 1";
+
+// Erasures that committed (see above). KEYS[1] = count key, KEYS[2] = pending key, KEYS[3] =
+// changes key, KEYS[4] = lowered key; ARGV[1] = TTL, ARGV[2] = a new random value, ARGV[3] =
+// now (ms, after the commit), ARGV[4] = kLoweredTtlSeconds, ARGV[5...] = the erasures' ids.
+// The token names no count: pages kept before are never served again.
+inline constexpr std::string_view kRemovedScript =
+    "redis.call('DEL', KEYS[1]) "
+    "redis.call('SET', KEYS[3], 'erased:' .. ARGV[2], 'EX', ARGV[1]) "
+    "local lowered = tonumber(redis.call('GET', KEYS[4]) or '-1') "
+    "if tonumber(ARGV[3]) > lowered then redis.call('SET', KEYS[4], ARGV[3], 'EX', ARGV[4]) end "
+    "for i = 5, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end "
+    "if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end return 1";
+#undef FEEDBACK_RECORD_COUNT_READ
 
 // A gateway's token for a link no settlement has given a current one lately (none since a
 // loss of Redis data or for kTtlSeconds, or one that names an older count: set before a

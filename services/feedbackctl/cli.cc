@@ -8,10 +8,14 @@ const char* const kUsage =
     "usage:\n"
     "  feedbackctl workspace create --name NAME [--plan free|pro|enterprise]\n"
     "                               [--subdomain S] [--rate-limit N] [--link-quota N]\n"
+    "                               [--retention-days N]\n"
     "  feedbackctl workspace set-plan WORKSPACE_UUID free|pro|enterprise\n"
     "                               [--rate-limit N|plan] [--link-quota N|plan]\n"
+    "                               [--retention-days N|none]\n"
     "Overrides not given stay as they are; 'plan' returns to the plan's own value. Every\n"
-    "gateway applies a new rate from the next request.\n"
+    "gateway applies a new rate from the next request. With a retention, responses older\n"
+    "than N days (by submission, or start while in progress) are erased within an hour;\n"
+    "'none' keeps them until deleted.\n"
     "Talks gRPC to the tokens service at $TOKENS_ADDR (default 127.0.0.1:50051) and prints\n"
     "one JSON object.\n";
 
@@ -29,6 +33,12 @@ int parseCount(const std::string& flag, const std::string& text) {
     throw std::invalid_argument(flag + " needs a non-negative integer, got '" + text + "'");
   }
   return value;
+}
+
+int parseDays(const std::string& flag, const std::string& text) {
+  const int days = parseCount(flag, text);
+  if (days < 1) throw std::invalid_argument(flag + " needs at least 1 day, got '" + text + "'");
+  return days;
 }
 
 void requirePlan(const std::string& plan) {
@@ -67,6 +77,8 @@ Command parseArguments(const std::vector<std::string>& args) {
         create.rate_limit = parseCount(flag, value);
       } else if (flag == "--link-quota") {
         create.link_quota = parseCount(flag, value);
+      } else if (flag == "--retention-days") {
+        create.retention_days = parseDays(flag, value);
       } else {
         throw std::invalid_argument("unknown option '" + flag + "'");
       }
@@ -85,6 +97,11 @@ Command parseArguments(const std::vector<std::string>& args) {
       const std::string& flag = args[i];
       if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
       const std::string& value = args[i + 1];
+      if (flag == "--retention-days") {
+        set.retention_days =
+            value == "none" ? std::optional<int>() : std::optional<int>(parseDays(flag, value));
+        continue;
+      }
       Override given;
       if (value == "plan") {
         given.plan_default = true;

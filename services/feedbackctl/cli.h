@@ -13,6 +13,7 @@ struct CreateWorkspaceCommand {
   std::string subdomain;
   std::optional<int> rate_limit;
   std::optional<int> link_quota;
+  std::optional<int> retention_days;
 };
 
 // An override given on the command line: a number, or "plan" for the plan's own value.
@@ -26,6 +27,8 @@ struct SetPlanCommand {
   std::string plan;
   std::optional<Override> rate_limit = {};
   std::optional<Override> link_quota = {};
+  // --retention-days N|none: days responses are kept, or (nullopt inside) until deleted.
+  std::optional<std::optional<int>> retention_days = {};
 };
 
 struct Command {

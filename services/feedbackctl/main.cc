@@ -29,6 +29,12 @@ void printWorkspace(const feedback::common::v1::Workspace& ws, const std::string
   } else {
     json.integer(ws.link_quota());
   }
+  json.key("retention_days");
+  if (ws.retention_days() > 0) {
+    json.integer(ws.retention_days());
+  } else {
+    json.null();
+  }
   if (api_key) json.field("api_key", *api_key);
   json.endObject();
   std::cout << out << std::endl;
@@ -94,6 +100,7 @@ int main(int argc, char** argv) {
     request.set_subdomain(c.subdomain);
     if (c.rate_limit) request.set_rate_limit(*c.rate_limit);
     if (c.link_quota) request.set_link_quota(*c.link_quota);
+    if (c.retention_days) request.set_retention_days(*c.retention_days);
     tv1::CreateWorkspaceResponse response;
     auto status = stub->CreateWorkspace(&context, request, &response);
     if (!status.ok()) return fail(status);
@@ -110,6 +117,13 @@ int main(int argc, char** argv) {
   if (const auto& quota = command.set_plan->link_quota) {
     if (quota->value) request.set_link_quota(*quota->value);
     request.set_plan_link_quota(quota->plan_default);
+  }
+  if (const auto& retention = command.set_plan->retention_days) {
+    if (*retention) {
+      request.set_retention_days(**retention);
+    } else {
+      request.set_no_retention(true);
+    }
   }
   tv1::SetWorkspacePlanResponse response;
   auto status = stub->SetWorkspacePlan(&context, request, &response);

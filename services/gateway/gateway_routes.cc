@@ -42,6 +42,7 @@ GatewayRoutes::GatewayRoutes(const GatewayConfig& config, const Backends& backen
   addLinksRoutes(routes_, backends, documents_, counts_);
   addWebhooksRoutes(routes_, backends);
   addResponsesRoutes(routes_, backends, documents_, pages_);
+  addErasureRoutes(routes_, backends);
   addReportRoutes(routes_, backends);
   addIntakeRoutes(routes_, backends, intake_links_, submissions_);
   addMediaRoutes(routes_, backends, intake_links_, media_urls_);

@@ -6,6 +6,9 @@
 
 #include "common/service/service_runner.h"
 #include "services/responses/ai_settings.h"
+#include "services/responses/erasure/erasure_grpc.h"
+#include "services/responses/erasure/pg_erasure_store.h"
+#include "services/responses/erasure/retention_task.h"
 #include "services/responses/evaluation/local_evaluator.h"
 #include "services/responses/export/export_grpc.h"
 #include "services/responses/export/export_xlsx.h"
@@ -35,6 +38,8 @@ int main(int argc, char** argv) {
   int writers = 1;
   int merge_search_index_ms = 0;
   int exporters = 2;
+  int erasers = 1;
+  int retention_interval_ms = 600000;
   responses::ExportOptions export_options;
   responses::AiSettings ai;
   responses::MediaSettings media;
@@ -63,6 +68,14 @@ int main(int argc, char** argv) {
         if (!responses::writableDirectory(export_options.temporary_directory)) {
           env.problem("EXPORT_TMPDIR must be a writable directory");
         }
+        erasers = env.integer(
+            "ERASURE_CONCURRENCY", 1, 1, 16,
+            {"erasures (DELETE of a response, a respondent's erasure) run at once, each on a "
+             "connection of its own; 100 more wait, and further ones are answered 503"});
+        retention_interval_ms = env.integer(
+            "RETENTION_INTERVAL_MS", 600000, 100, 3600000,
+            {"how often responses older than their workspace's retention are erased (within an "
+             "hour of expiring at the default)"});
         ai = responses::readAiSettings(env);
         media = responses::readMediaSettings(env);
       },
@@ -119,7 +132,13 @@ int main(int argc, char** argv) {
         PgPool export_pool(r.basics.database_url, exporters, static_cast<std::size_t>(exporters),
                            &responses::PgResponsesStore::prepareExports);
         responses::ExportGrpc export_adapter(exports, export_pool, r.counters);
-        r.serve({&adapter, &media_adapter, &export_adapter});
+        responses::ResponseErasure erasure(link_counts, r.counters);
+        PgPool erasure_pool(r.basics.database_url, erasers, 100,
+                            &responses::PgErasureStore::prepare);
+        responses::ErasureGrpc erasure_adapter(erasure, erasure_pool, r.counters);
+        responses::RetentionTask retention(r.basics.database_url, erasure, r.counters,
+                                           std::chrono::milliseconds(retention_interval_ms));
+        r.serve({&adapter, &media_adapter, &export_adapter, &erasure_adapter});
         // The workers use media_answers, declared after them: they stop first, the
         // transcriptions (which wake the speech server's) before the speech server's.
         transcriptions.reset();

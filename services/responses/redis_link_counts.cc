@@ -53,29 +53,68 @@ void RedisLinkCounts::begin(const std::string& link_uuid,
 }
 
 bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) {
+  if (!owed.removals.empty() && !tryRemove(link_uuid, owed.removals)) return false;
+  if (owed.count < 0 && owed.submissions.empty()) return true;
+  const bool read = owed.count >= 0;
+  std::vector<std::string> command{
+      "EVAL",
+      std::string(responsecount::kSettleScript),
+      "4",
+      responsecount::countKey(link_uuid),
+      responsecount::pendingKey(link_uuid),
+      responsecount::changesKey(link_uuid),
+      responsecount::loweredKey(link_uuid),
+      std::to_string(owed.count),
+      std::to_string(responsecount::kTtlSeconds),
+      newUuid(),
+      std::to_string(read ? owed.read_started_ms : 0),
+      std::to_string(read ? responsecount::settledBefore(owed.read_started_ms) : 0),
+      std::to_string(responsecount::kClockSkewMarginMs),
+      std::to_string(responsecount::kLoweredTtlSeconds)};
+  command.insert(command.end(), owed.submissions.begin(), owed.submissions.end());
+  auto reply = redis_.commandSync(std::move(command));
+  return reply && reply->type != RedisReply::Type::kError;
+}
+
+bool RedisLinkCounts::tryRemove(const std::string& link_uuid,
+                                const std::set<std::string>& removals) {
+  // Timed now, after the commit: a later time than the commit's only sets more reads aside.
   std::vector<std::string> command{"EVAL",
-                                   std::string(responsecount::kSettleScript),
-                                   "3",
+                                   std::string(responsecount::kRemovedScript),
+                                   "4",
                                    responsecount::countKey(link_uuid),
                                    responsecount::pendingKey(link_uuid),
                                    responsecount::changesKey(link_uuid),
-                                   std::to_string(owed.count),
+                                   responsecount::loweredKey(link_uuid),
                                    std::to_string(responsecount::kTtlSeconds),
                                    newUuid(),
-                                   std::to_string(owed.settled_before)};
-  command.insert(command.end(), owed.submissions.begin(), owed.submissions.end());
+                                   std::to_string(nowMicros() / 1000),
+                                   std::to_string(responsecount::kLoweredTtlSeconds)};
+  command.insert(command.end(), removals.begin(), removals.end());
   auto reply = redis_.commandSync(std::move(command));
   return reply && reply->type != RedisReply::Type::kError;
 }
 
 void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<CountRead> count,
                              const std::vector<std::string>& submissions) {
-  // Without a count nothing is trimmed; merged with one, the earliest cutoff wins.
-  Owed owed{
-      count ? count->completed : -1,
-      count ? responsecount::settledBefore(count->started_ms) : std::numeric_limits<int64_t>::max(),
-      {submissions.begin(), submissions.end()}};
+  // Without a count nothing is trimmed; merged with one, the earliest read wins.
+  Owed owed{count ? count->completed : -1,
+            count ? count->started_ms : std::numeric_limits<int64_t>::max(),
+            {submissions.begin(), submissions.end()},
+            {}};
   if (trySettle(link_uuid, owed)) return;
+  keepOwed(link_uuid, std::move(owed));
+}
+
+void RedisLinkCounts::settleRemoval(const std::string& link_uuid, bool committed,
+                                    const std::vector<std::string>& removals) {
+  if (!committed) return settle(link_uuid, std::nullopt, removals);
+  Owed owed{-1, std::numeric_limits<int64_t>::max(), {}, {removals.begin(), removals.end()}};
+  if (trySettle(link_uuid, owed)) return;
+  keepOwed(link_uuid, std::move(owed));
+}
+
+void RedisLinkCounts::keepOwed(const std::string& link_uuid, Owed owed) {
   counters_.increment("response_count_settle_failures_total");
   std::lock_guard lock(mutex_);
   if (owed_.empty()) log::warn("response_counts_unsettled", {{"link_uuid", link_uuid}});
@@ -87,8 +126,9 @@ void RedisLinkCounts::owe(const std::string& link_uuid, Owed owed) {
   if (first) return;
   Owed& total = it->second;
   total.count = std::max(total.count, owed.count);
-  total.settled_before = std::min(total.settled_before, owed.settled_before);
+  total.read_started_ms = std::min(total.read_started_ms, owed.read_started_ms);
   total.submissions.merge(owed.submissions);
+  total.removals.merge(owed.removals);
 }
 
 void RedisLinkCounts::retryLoop() {

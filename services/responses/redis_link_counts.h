@@ -25,15 +25,22 @@ class RedisLinkCounts final : public LinkCounts {
   void begin(const std::string& link_uuid, const std::vector<std::string>& submissions) override;
   void settle(const std::string& link_uuid, std::optional<CountRead> count,
               const std::vector<std::string>& submissions) override;
+  void settleRemoval(const std::string& link_uuid, bool committed,
+                     const std::vector<std::string>& removals) override;
 
  private:
   struct Owed {
     int64_t count = -1;  // highest count to raise to; -1: none
-    // responsecount::settledBefore() of the earliest count read; the int64 maximum: none
-    int64_t settled_before = 0;
+    // When the earliest count read started (ms since the epoch); the int64 maximum: none
+    int64_t read_started_ms = 0;
     std::set<std::string> submissions;
+    // Erasures that committed: the count is dropped (kRemovedScript) before anything else.
+    std::set<std::string> removals;
   };
   bool trySettle(const std::string& link_uuid, const Owed& owed);
+  bool tryRemove(const std::string& link_uuid, const std::set<std::string>& removals);
+  // Records what could not be settled now, for the retry loop.
+  void keepOwed(const std::string& link_uuid, Owed owed);
   // Adds to what is owed for the link; the caller holds mutex_.
   void owe(const std::string& link_uuid, Owed owed);
   void retryLoop();

@@ -183,6 +183,12 @@ class LinkCounts {
   // harmless.
   virtual void settle(const std::string& link_uuid, std::optional<CountRead> count,
                       const std::vector<std::string>& submissions) = 0;
+  // Erasures of the link's responses are begun like submissions, with ids made by
+  // responsecount::removalId(). After they committed: the link's count is dropped, so that
+  // gateways count it again, and pages kept of its responses are never served again; when they
+  // did not, they only end. Never throws, as settle().
+  virtual void settleRemoval(const std::string& link_uuid, bool committed,
+                             const std::vector<std::string>& removals) = 0;
 };
 
 }  // namespace feedback::responses

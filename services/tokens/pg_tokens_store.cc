@@ -9,8 +9,10 @@ namespace {
 
 constexpr const char* kInsertWorkspace = "tokens_insert_workspace";
 constexpr const char* kInsertWorkspaceSql =
-    "INSERT INTO tokens.workspaces (uuid, name, subdomain, plan, rate_limit, link_quota) "
-    "VALUES ($1, $2, $3, $4, NULLIF($5, '')::integer, NULLIF($6, '')::integer) "
+    "INSERT INTO tokens.workspaces (uuid, name, subdomain, plan, rate_limit, link_quota,"
+    " retention_days) "
+    "VALUES ($1, $2, $3, $4, NULLIF($5, '')::integer, NULLIF($6, '')::integer,"
+    " NULLIF($7, '')::integer) "
     "ON CONFLICT (subdomain) DO NOTHING";
 
 constexpr const char* kInsertKey = "tokens_insert_key";
@@ -21,18 +23,19 @@ constexpr const char* kInsertKeySql =
 
 constexpr const char* kSelectWorkspace = "tokens_select_workspace";
 constexpr const char* kSelectWorkspaceSql =
-    "SELECT uuid, name, subdomain, plan, rate_limit, link_quota "
+    "SELECT uuid, name, subdomain, plan, rate_limit, link_quota, retention_days "
     "FROM tokens.workspaces WHERE uuid = $1";
 
 constexpr const char* kSelectWorkspaceBySubdomain = "tokens_select_workspace_by_subdomain";
 constexpr const char* kSelectWorkspaceBySubdomainSql =
-    "SELECT uuid, name, subdomain, plan, rate_limit, link_quota "
+    "SELECT uuid, name, subdomain, plan, rate_limit, link_quota, retention_days "
     "FROM tokens.workspaces WHERE subdomain = $1";
 
 constexpr const char* kUpdatePlan = "tokens_update_plan";
 constexpr const char* kUpdatePlanSql =
     "UPDATE tokens.workspaces SET plan = $2, rate_limit = NULLIF($3, '')::integer, "
-    "link_quota = NULLIF($4, '')::integer WHERE uuid = $1";
+    "link_quota = NULLIF($4, '')::integer, retention_days = NULLIF($5, '')::integer "
+    "WHERE uuid = $1";
 
 constexpr const char* kLiveKeyHashes = "tokens_live_key_hashes";
 constexpr const char* kLiveKeyHashesSql =
@@ -45,7 +48,7 @@ constexpr const char* kUseKeySql =
     "WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND w.uuid = k.workspace_uuid "
     "RETURNING k.uuid, k.workspace_uuid, k.name, k.prefix, array_to_string(k.scopes, ','), "
     MICROS("k.date_created") ", " MICROS("k.last_used_at") ", "
-    "w.uuid, w.name, w.subdomain, w.plan, w.rate_limit, w.link_quota";
+    "w.uuid, w.name, w.subdomain, w.plan, w.rate_limit, w.link_quota, w.retention_days";
 
 constexpr const char* kCountLiveKeys = "tokens_count_live_keys";
 constexpr const char* kCountLiveKeysSql =
@@ -113,6 +116,7 @@ WorkspaceRecord workspaceFrom(const pqxx::row& row, int first) {
   ws.plan = row[first + 3].as<std::string>();
   ws.rate_limit = optionalInt(row[first + 4]);
   ws.link_quota = optionalInt(row[first + 5]);
+  ws.retention_days = optionalInt(row[first + 6]);
   return ws;
 }
 
@@ -134,7 +138,8 @@ void PgTokensStore::prepare(pqxx::connection& c) {
 bool PgTokensStore::insertWorkspace(const WorkspaceRecord& ws, KeyRecord& key) {
   pqxx::work tx(connection_);
   auto inserted = tx.exec_prepared(kInsertWorkspace, ws.uuid, ws.name, ws.subdomain, ws.plan,
-                                   optionalText(ws.rate_limit), optionalText(ws.link_quota));
+                                   optionalText(ws.rate_limit), optionalText(ws.link_quota),
+                                   optionalText(ws.retention_days));
   if (inserted.affected_rows() == 0) return false;
   auto row = tx.exec_prepared1(kInsertKey, key.uuid, key.workspace_uuid, key.name, key.prefix,
                                key.key_hash, joinScopes(key.scopes));
@@ -161,7 +166,7 @@ std::optional<WorkspaceRecord> PgTokensStore::findWorkspaceBySubdomain(
 void PgTokensStore::updatePlan(const WorkspaceRecord& ws) {
   pqxx::work tx(connection_);
   tx.exec_prepared(kUpdatePlan, ws.uuid, ws.plan, optionalText(ws.rate_limit),
-                   optionalText(ws.link_quota));
+                   optionalText(ws.link_quota), optionalText(ws.retention_days));
   tx.commit();
 }
 

@@ -121,6 +121,13 @@ void applyOverrides(const Request& request, WorkspaceRecord& ws) {
     }
     ws.link_quota = request.link_quota();
   }
+  if (request.has_retention_days()) {
+    if (request.retention_days() < 1) {
+      throw ApiError(ErrorCode::kValidationError, "Invalid retention.",
+                     {{"retention_days", "must be at least 1"}});
+    }
+    ws.retention_days = request.retention_days();
+  }
 }
 
 }  // namespace
@@ -138,6 +145,7 @@ feedback::common::v1::Workspace TokensService::describe(const WorkspaceRecord& w
   out.set_plan(ws.plan);
   out.set_rate_limit(ws.rate_limit.value_or(plan ? plan->requests_per_minute : 0));
   out.set_link_quota(ws.link_quota.value_or(plan ? plan->link_quota : 0));
+  out.set_retention_days(ws.retention_days.value_or(0));
   return out;
 }
 
@@ -191,6 +199,13 @@ v1::SetWorkspacePlanResponse TokensService::setWorkspacePlan(
   ws->plan = request.plan();
   if (request.plan_rate_limit()) ws->rate_limit.reset();
   if (request.plan_link_quota()) ws->link_quota.reset();
+  if (request.no_retention()) {
+    if (request.has_retention_days()) {
+      throw ApiError(ErrorCode::kValidationError, "Give a retention or none, not both.",
+                     {{"retention_days", "not with no_retention"}});
+    }
+    ws->retention_days.reset();
+  }
   applyOverrides(request, *ws);
   store.updatePlan(*ws);
   // Cached key records carry the old plan's limits.
@@ -212,6 +227,7 @@ v1::VerifyKeyResponse TokensService::verifyKey(TokensStore& store,
   auto* caller = response.mutable_caller();
   *caller->mutable_workspace() = describe(found->second);
   caller->set_token_uuid(found->first.uuid);
+  caller->set_token_prefix(found->first.prefix);
   for (const auto& s : found->first.scopes) caller->add_scopes(s);
   return response;
 }

@@ -15,8 +15,9 @@ struct WorkspaceRecord {
   std::string name;
   std::string subdomain;
   std::string plan;
-  std::optional<int> rate_limit;  // override of the plan's default
-  std::optional<int> link_quota;  // override of the plan's default
+  std::optional<int> rate_limit;      // override of the plan's default
+  std::optional<int> link_quota;      // override of the plan's default
+  std::optional<int> retention_days;  // responses older than this are erased; none: kept
 };
 
 struct KeyRecord {

@@ -3,8 +3,11 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
+#include <charconv>
 #include <pqxx/pqxx>
+#include <unordered_set>
 
 #include "common/core/ids.h"
 #include "common/core/log.h"
@@ -48,6 +51,27 @@ class Wakeup final : public pqxx::notification_receiver {
  private:
   bool& heard_;
   int own_pid_;
+};
+
+// LISTEN on kErasedChannel: the pending ids each notification lists are added to `ids`.
+class ErasedSends final : public pqxx::notification_receiver {
+ public:
+  ErasedSends(pqxx::connection_base& connection, std::vector<int64_t>& ids)
+      : pqxx::notification_receiver(connection, kErasedChannel), ids_(ids) {}
+  void operator()(const std::string& payload, int) override {
+    std::size_t start = 0;
+    while (start < payload.size()) {
+      std::size_t comma = payload.find(',', start);
+      if (comma == std::string::npos) comma = payload.size();
+      int64_t id = 0;
+      auto [end, ec] = std::from_chars(payload.data() + start, payload.data() + comma, id);
+      if (ec == std::errc() && end == payload.data() + comma) ids_.push_back(id);
+      start = comma + 1;
+    }
+  }
+
+ private:
+  std::vector<int64_t>& ids_;
 };
 
 }  // namespace
@@ -124,7 +148,8 @@ void Dispatcher::claimLoop() {
   bool fan_out = true;
   bool backlog = false;  // the last round left events in the outbox: go on at once
   std::unique_ptr<pqxx::connection> listener;
-  std::vector<std::unique_ptr<Wakeup>> listening;
+  std::vector<std::unique_ptr<pqxx::notification_receiver>> listening;
+  std::vector<int64_t> erased;  // pending ids an erasure cancelled, heard since the last look
   std::unique_ptr<pqxx::connection> connection;
   while (running_) {
     try {
@@ -136,10 +161,12 @@ void Dispatcher::claimLoop() {
         // Sends this dispatcher's fan-out queued are claimed in the same round.
         listening.push_back(std::make_unique<Wakeup>(*listener, kPendingChannel, claim_wanted_,
                                                      connection->backendpid()));
+        listening.push_back(std::make_unique<ErasedSends>(*listener, erased));
         fan_out = true;
         claim_wanted_ = true;
       }
       listener->get_notifs();
+      if (!erased.empty()) dropErased(std::exchange(erased, {}));
       if (takeWakes()) claim_wanted_ = true;
       if (fan_out && !backlog && !claim_wanted_) {
         // Only a wake (a claim to make) ends this wait early; notifications only add events.
@@ -281,6 +308,25 @@ void Dispatcher::admit(Send s) {
   } else {
     lane.waiting.push_back(std::move(s));
   }
+}
+
+void Dispatcher::dropErased(std::vector<int64_t> pending_ids) {
+  boost::asio::post(io_, [this, ids = std::move(pending_ids)] {
+    const std::unordered_set<int64_t> erased(ids.begin(), ids.end());
+    for (auto& [webhook_uuid, lane] : lanes_) {
+      auto& waiting = lane.waiting;
+      const auto kept = std::remove_if(waiting.begin(), waiting.end(), [&](const Send& s) {
+        return erased.count(s.pending_id) > 0;
+      });
+      const auto dropped = std::distance(kept, waiting.end());
+      waiting.erase(kept, waiting.end());
+      for (auto i = dropped; i > 0; --i) in_flight_.remove(webhook_uuid);
+      if (dropped > 0) {
+        counters_.increment("webhook_sends_erased_total", static_cast<uint64_t>(dropped));
+        wake();  // room for more claims
+      }
+    }
+  });
 }
 
 void Dispatcher::send(Send s) {

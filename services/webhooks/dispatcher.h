@@ -79,6 +79,9 @@ class Dispatcher {
   void wake();
   // On the I/O thread: sends now, or once one of its webhook's sends under way ends.
   void admit(Send send);
+  // Drops the claimed sends with these pending ids that still wait in a lane: their response
+  // was erased (webhooks.erase_response_events notified them). Sends already under way go on.
+  void dropErased(std::vector<int64_t> pending_ids);
   void send(Send send);
   void finish(Send send, net::HttpResult result);
 

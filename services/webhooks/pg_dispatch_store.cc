@@ -58,8 +58,8 @@ constexpr const char* kFanOutSql =
     "    SELECT o.id FROM responses.outbox_events o WHERE NOT EXISTS ("
     "      SELECT 1 FROM links.webhook_changes c WHERE c.link_uuid = o.link_uuid)"
     "    ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED))"
-    "  RETURNING id, event_id, type, started_event_id, workspace_uuid, link_uuid, payload,"
-    "    created_at),"
+    "  RETURNING id, event_id, type, started_event_id, workspace_uuid, link_uuid, response_uuid,"
+    "    payload, created_at),"
     " targets AS ("
     "  SELECT t.id, e.nth, e.event_id, w.uuid AS webhook_uuid FROM taken t" WITH_EVENTS_OF_ROW
     "  JOIN webhooks.webhooks w ON w.workspace_uuid = t.workspace_uuid AND w.enabled"
@@ -67,9 +67,10 @@ constexpr const char* kFanOutSql =
     "  WHERE e.event_id IS NOT NULL),"
     // Only the events a webhook wants are kept, and only their payloads made.
     " kept AS ("
-    "  INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid, payload,"
-    "    created_at)"
-    "  SELECT e.event_id, e.type, t.workspace_uuid, t.link_uuid, CASE WHEN e.nth = 1 THEN"
+    "  INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid, response_uuid,"
+    "    payload, created_at)"
+    "  SELECT e.event_id, e.type, t.workspace_uuid, t.link_uuid, t.response_uuid,"
+    "    CASE WHEN e.nth = 1 THEN"
     "    t.payload WHEN starts_with(t.payload, $3) THEN $4 || substr(t.payload, length($3) + 1)"
     "    ELSE jsonb_set(t.payload::jsonb, '{type}', to_jsonb($2::text))::text END, t.created_at"
     "  FROM taken t" WITH_EVENTS_OF_ROW
@@ -164,9 +165,14 @@ constexpr const char* kRecordSql =
     "  INSERT INTO webhooks.deliveries (uuid, webhook_uuid, event_id, attempt, redelivery,"
     "    succeeded, status_code, duration_ms, error, response_body, next_attempt_at)"
     "  SELECT g.uuid, g.webhook_uuid, g.event_id, g.attempt, g.redelivery::boolean,"
-    "    g.succeeded::boolean, g.status_code, g.duration_ms, g.error, g.response_body,"
+    "    g.succeeded::boolean, g.status_code, g.duration_ms, g.error,"
+    // A send already under way when its response was erased: what the receiver answered (it
+    // may echo the payload) is not kept either.
+    "    CASE WHEN e.payload IS NULL THEN NULL ELSE g.response_body END,"
     "    clock_timestamp() + g.retry_ms * interval '1 millisecond'"
-    "  FROM given g JOIN webhooks.webhooks w ON w.uuid = g.webhook_uuid),"
+    "  FROM given g JOIN webhooks.webhooks w ON w.uuid = g.webhook_uuid"
+    "  CROSS JOIN LATERAL (SELECT payload FROM webhooks.events"
+    "    WHERE event_id = g.event_id LIMIT 1) e),"
     " finished AS ("
     "  DELETE FROM webhooks.pending p USING given g"
     "  WHERE p.id = g.pending_id AND p.id = ANY ($1::bigint[])"

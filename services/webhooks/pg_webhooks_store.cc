@@ -70,14 +70,16 @@ constexpr const char* kDeliveredEventSql =
     "JOIN webhooks.events e ON e.event_id = d.event_id WHERE d.webhook_uuid = $1 AND d.uuid = $2";
 
 // A redelivery or test event: the event (kept once) and its send, due now, requested (made
-// even if the webhook is disabled).
+// even if the webhook is disabled). A redelivery's event is held (FOR SHARE) while its send is
+// queued, and none is queued once its payload is erased (webhooks.erase_response_events).
 constexpr const char* kQueueEvent = "webhooks_queue_event";
 constexpr const char* kQueueEventSql =
     "WITH event AS ("
     "  INSERT INTO webhooks.events (event_id, type, workspace_uuid, link_uuid, payload, test)"
     "  VALUES ($2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING)"
     " INSERT INTO webhooks.pending (webhook_uuid, event_id, redelivery, requested)"
-    " VALUES ($1, $2, $8, true)";
+    " SELECT $1, $2, $8, true WHERE $7 OR EXISTS (SELECT 1 FROM webhooks.events"
+    "  WHERE event_id = $2 AND payload IS NOT NULL FOR SHARE)";
 
 #undef WEBHOOK_COLUMNS
 
@@ -229,18 +231,22 @@ std::optional<QueuedEvent> PgWebhooksStore::deliveredEvent(const std::string& we
   event.event_id = rows[0][0].as<std::string>();
   event.type = rows[0][1].as<std::string>();
   if (!rows[0][2].is_null()) event.link_uuid = rows[0][2].as<std::string>();
-  event.payload = rows[0][3].as<std::string>();
+  event.erased = rows[0][3].is_null();
+  if (!event.erased) event.payload = rows[0][3].as<std::string>();
   event.test = rows[0][4].as<bool>();
   return event;
 }
 
-void PgWebhooksStore::queue(const std::string& webhook_uuid, const std::string& workspace_uuid,
+bool PgWebhooksStore::queue(const std::string& webhook_uuid, const std::string& workspace_uuid,
                             const QueuedEvent& event) {
   pqxx::work tx(connection_);
-  tx.exec_prepared(kQueueEvent, webhook_uuid, event.event_id, event.type, workspace_uuid,
-                   sql::nullIfEmpty(event.link_uuid), event.payload, event.test, event.redelivery);
+  auto queued = tx.exec_prepared(kQueueEvent, webhook_uuid, event.event_id, event.type,
+                                 workspace_uuid, sql::nullIfEmpty(event.link_uuid), event.payload,
+                                 event.test, event.redelivery);
+  if (queued.affected_rows() == 0) return false;
   notifyPending(tx);
   tx.commit();
+  return true;
 }
 
 }  // namespace feedback::webhooks

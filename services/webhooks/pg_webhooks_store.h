@@ -26,7 +26,7 @@ class PgWebhooksStore final : public WebhooksStore {
                                            int limit) override;
   std::optional<QueuedEvent> deliveredEvent(const std::string& webhook_uuid,
                                             const std::string& delivery_uuid) override;
-  void queue(const std::string& webhook_uuid, const std::string& workspace_uuid,
+  bool queue(const std::string& webhook_uuid, const std::string& workspace_uuid,
              const QueuedEvent& event) override;
 
  private:

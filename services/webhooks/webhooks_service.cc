@@ -139,7 +139,10 @@ v1::RedeliverResponse WebhooksService::redeliver(WebhooksStore& store,
   auto event = store.deliveredEvent(request.webhook_uuid(), request.delivery_uuid());
   if (!event) throw ApiError(ErrorCode::kNotFound, "No such delivery.");
   event->redelivery = true;
-  store.queue(request.webhook_uuid(), hook.workspace_uuid, *event);
+  if (event->erased || !store.queue(request.webhook_uuid(), hook.workspace_uuid, *event)) {
+    throw ApiError(ErrorCode::kNotFound,
+                   "This delivery's event was erased with its response; it cannot be sent again.");
+  }
   v1::RedeliverResponse response;
   response.set_event_id(event->event_id);
   return response;

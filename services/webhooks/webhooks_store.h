@@ -26,6 +26,8 @@ struct QueuedEvent {
   std::string payload;
   bool test = false;
   bool redelivery = false;
+  // Its response was erased (docs/api.md "Erasure and retention"): it has no payload to send.
+  bool erased = false;
 };
 
 class WebhooksStore {
@@ -55,8 +57,9 @@ class WebhooksStore {
   // The event a delivery of this webhook sent; nullopt when there is no such delivery.
   virtual std::optional<QueuedEvent> deliveredEvent(const std::string& webhook_uuid,
                                                     const std::string& delivery_uuid) = 0;
-  // Queues `event` for the webhook, due now, and wakes the dispatchers.
-  virtual void queue(const std::string& webhook_uuid, const std::string& workspace_uuid,
+  // Queues `event` for the webhook, due now, and wakes the dispatchers. False when the event
+  // is a kept one whose response has been erased meanwhile: nothing is queued.
+  virtual bool queue(const std::string& webhook_uuid, const std::string& workspace_uuid,
                      const QueuedEvent& event) = 0;
 };
 

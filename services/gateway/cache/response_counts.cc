@@ -75,19 +75,24 @@ void ResponseCounts::forLink(const ContextPtr& ctx, const std::string& link_uuid
 
 void ResponseCounts::refresh(const ContextPtr& ctx, const std::string& link_uuid, bool record,
                              std::function<void(int64_t)> then, OnError on_error) {
-  const auto settled_before = responsecount::settledBefore(nowMicros() / 1000);
+  const int64_t read_started_ms = nowMicros() / 1000;
   fetch(
       ctx, {link_uuid},
-      [this, link_uuid, record, settled_before, then = std::move(then)](Counts counts) {
+      [this, link_uuid, record, read_started_ms, then = std::move(then)](Counts counts) {
         const int64_t count = counts[link_uuid];
-        // Only raises the count; a submission that began lately keeps the link untrusted.
-        // Fire and forget: should it fail, the next read asks again.
+        // Only raises the count, and not after an erasure that may have committed after the
+        // read began; a submission that began lately keeps the link untrusted. Fire and
+        // forget: should it fail, the next read asks again.
         if (record) {
-          redis_.command({"EVAL", std::string(responsecount::kRecoverScript), "2",
-                          responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
-                          std::to_string(count), std::to_string(responsecount::kTtlSeconds),
-                          std::to_string(settled_before)},
-                         [](std::optional<RedisReply>) {});
+          redis_.command(
+              {"EVAL", std::string(responsecount::kRecoverScript), "3",
+               responsecount::countKey(link_uuid), responsecount::pendingKey(link_uuid),
+               responsecount::loweredKey(link_uuid), std::to_string(count),
+               std::to_string(responsecount::kTtlSeconds), std::to_string(read_started_ms),
+               std::to_string(responsecount::settledBefore(read_started_ms)),
+               std::to_string(responsecount::kClockSkewMarginMs),
+               std::to_string(responsecount::kLoweredTtlSeconds)},
+              [](std::optional<RedisReply>) {});
         }
         then(count);
       },

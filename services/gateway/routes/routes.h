@@ -30,6 +30,8 @@ void addWebhooksRoutes(Routes& routes, const Backends& backends);
 // (responses_routes.cc).
 void addResponsesRoutes(Routes& routes, const Backends& backends, LinkDocuments& documents,
                         KeptPages& pages);
+// DELETE /v1/links/{uuid}/responses/{uuid}/ and POST /v1/responses/erase/ (erasure_routes.cc).
+void addErasureRoutes(Routes& routes, const Backends& backends);
 // POST/GET /v1/links/{uuid}/reports/, DELETE .../reports/{uuid}/ and the report pages,
 // /r/{report_token} (report_routes.cc).
 void addReportRoutes(Routes& routes, const Backends& backends);

@@ -38,6 +38,21 @@ TEST_CASE("feedbackctl: set-plan changes or clears the overrides it is given", "
   CHECK(s.set_plan->link_quota->plan_default);
 }
 
+TEST_CASE("feedbackctl: --retention-days sets days or none", "[cli]") {
+  auto s = parseArguments({"workspace", "set-plan", "uuid", "pro", "--retention-days", "30"});
+  REQUIRE(s.set_plan);
+  REQUIRE(s.set_plan->retention_days);
+  CHECK(*s.set_plan->retention_days == 30);
+  s = parseArguments({"workspace", "set-plan", "uuid", "pro", "--retention-days", "none"});
+  REQUIRE(s.set_plan->retention_days);
+  CHECK_FALSE(*s.set_plan->retention_days);
+  s = parseArguments({"workspace", "set-plan", "uuid", "pro"});
+  CHECK_FALSE(s.set_plan->retention_days);
+  auto c = parseArguments({"workspace", "create", "--name", "x", "--retention-days", "7"});
+  REQUIRE(c.create_workspace);
+  CHECK(c.create_workspace->retention_days == 7);
+}
+
 TEST_CASE("feedbackctl: bad arguments are refused with a reason", "[cli]") {
   using Args = std::vector<std::string>;
   for (const Args& args :
@@ -50,7 +65,11 @@ TEST_CASE("feedbackctl: bad arguments are refused with a reason", "[cli]") {
         Args{"workspace", "set-plan", "uuid", "pro", "--rate-limit"},
         Args{"workspace", "set-plan", "uuid", "pro", "--rate-limit", "fast"},
         Args{"workspace", "set-plan", "uuid", "pro", "--colour", "red"},
-        Args{"workspace", "set-plan", "--rate-limit", "5", "pro"}}) {
+        Args{"workspace", "set-plan", "--rate-limit", "5", "pro"},
+        Args{"workspace", "set-plan", "uuid", "pro", "--retention-days", "0"},
+        Args{"workspace", "set-plan", "uuid", "pro", "--retention-days", "forever"},
+        Args{"workspace", "set-plan", "uuid", "pro", "--retention-days"},
+        Args{"workspace", "create", "--name", "x", "--retention-days", "none"}}) {
     CHECK_THROWS_AS(parseArguments(args), std::invalid_argument);
   }
 }

@@ -356,3 +356,31 @@ TEST_CASE("tokens: a public host resolves to its workspace", "[tokens]") {
     CHECK(codeOf([&] { resolve(other); }) == ErrorCode::kNotFound);
   }
 }
+
+TEST_CASE("tokens: a retention is set, kept by plan changes that do not name it, and cleared",
+          "[tokens]") {
+  Fixture f;
+  auto created = f.workspace("free");
+  CHECK(created.workspace().retention_days() == 0);
+  v1::SetWorkspacePlanRequest request;
+  request.set_workspace_uuid(created.workspace().uuid());
+  request.set_plan("pro");
+  request.set_retention_days(30);
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().retention_days() == 30);
+  request.clear_retention_days();
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().retention_days() == 30);
+  request.set_retention_days(0);
+  CHECK(codeOf([&] { f.service.setWorkspacePlan(f.store, request); }) ==
+        ErrorCode::kValidationError);
+  request.set_no_retention(true);
+  CHECK(codeOf([&] { f.service.setWorkspacePlan(f.store, request); }) ==
+        ErrorCode::kValidationError);
+  request.clear_retention_days();
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().retention_days() == 0);
+}
+
+TEST_CASE("tokens: a key's caller record names its prefix, which audit lines show", "[tokens]") {
+  Fixture f;
+  auto created = f.workspace();
+  CHECK(f.callerFor(created.api_key()).token_prefix() == created.api_key().substr(0, 12));
+}

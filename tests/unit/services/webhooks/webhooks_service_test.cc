@@ -89,8 +89,10 @@ class FakeStore final : public wh::WebhooksStore {
     }
     return std::nullopt;
   }
-  void queue(const std::string& hook, const std::string&, const wh::QueuedEvent& event) override {
+  bool queue(const std::string& hook, const std::string&, const wh::QueuedEvent& event) override {
+    if (event.erased) return false;
     queued.emplace_back(hook, event);
+    return true;
   }
 };
 
