@@ -18,6 +18,7 @@ import urllib.request
 
 import bench_all_types
 import bench_compare
+import bench_erasure
 import bench_exports
 import bench_media
 import bench_webhooks
@@ -342,6 +343,9 @@ def main():
         results.append(scenario("W4 intake one-shot submit", limited.url(f"/i/{hot['slug']}/submit/"),
                                 "intake_submit.lua", None, extra_env={"BENCH_HOST": bench_host},
                                 gateway=limited))
+        w4_erasure, erasure = bench_erasure.row(TOOLS, limited, base, made, link_body, ROOT, STACK_DIR,
+                                                results[-1])
+        results.append(w4_erasure)
         all_types_rows, all_types = bench_all_types.rows(TOOLS, limited, base, key, bench_host)
         results += all_types_rows
         results += evaluator_pair(hot["slug"], bench_host)
@@ -406,6 +410,7 @@ def main():
     bench_media.print_media(media)
     bench_all_types.print_figures(all_types)
     bench_exports.print_figures(exports)
+    bench_erasure.print_figures(erasure)
     print(f"\nOne link with {SCALE_RESPONSES:,} responses, page_size=20 (median of 5):")
     for name, seconds in scale_checks:
         print(f"  {name:<34} {seconds * 1000:>8.1f} ms")
@@ -455,6 +460,7 @@ def main():
     }
     checks.update(bench_media.media_checks(media))
     checks.update(bench_all_types.checks(by_name["W4, 32 types"], all_types))
+    checks.update(bench_erasure.checks(erasure))
     checks.update(bench_webhooks.checks(hooks))
     checks.update(bench_exports.checks(exports))
     for name, seconds in scale_checks:

@@ -3,8 +3,8 @@ import hashlib
 
 from harness import Workspace, expect, redis, request, sql, test, wait_until
 
-ALL = ["links:read", "links:write", "responses:read", "webhooks:read", "webhooks:write",
-       "tokens:read", "tokens:write"]
+ALL = ["links:read", "links:write", "responses:read", "responses:write", "webhooks:read",
+       "webhooks:write", "tokens:read", "tokens:write"]
 
 
 def cache_key(key):

@@ -33,7 +33,8 @@ BODIES = {("POST", "/v1/links/"): {"name": "Mine"},
           ("POST", "/i/{slug}/responses/{uuid}/answers/{field_key}/follow_ups/"): {"value": "x"},
           ("POST", "/i/{slug}/responses/{uuid}/submit/"): {},
           ("POST", "/i/{slug}/responses/"): {},
-          ("POST", "/i/{slug}/submit/"): {"answers": {"why": "mine"}}}
+          ("POST", "/i/{slug}/submit/"): {"answers": {"why": "mine"}},
+          ("POST", "/v1/responses/erase/"): {"respondent_email": "nobody-of-either@example.com"}}
 
 
 class Owner:

@@ -1,13 +1,15 @@
 """Secrets never show: API keys, response tokens and webhook secrets appear in no log line,
 no /metrics, no error body, and nowhere in PostgreSQL or Redis in clear, whatever the run
-before did with them (this module runs last, so what it reads is the whole suite's)."""
+before did with them (this module runs last, so what it reads is the whole suite's); nor does
+anything of an erased respondent."""
 import glob
+import json
 import os
 import re
 import socket
 import subprocess
 
-from harness import ENV, STACK_DIR, Workspace, admin_urls, expect, metrics, request, test
+from harness import ENV, GATEWAYS, STACK_DIR, Workspace, admin_urls, expect, metrics, request, test
 
 SECRET_SHAPES = {"API key": re.compile(r"sk_live_[A-Za-z0-9]{32,}"),
                  "webhook secret": re.compile(r"whsec_[A-Za-z0-9+/]{40,}")}
@@ -107,3 +109,33 @@ def no_secret_appears_in_logs_metrics_or_error_bodies():
         for kind, shape in SECRET_SHAPES.items():
             found = shape.search(text)
             assert not found, f"{where} carries an {kind}: {found.group(0)[:12]}..."
+
+
+@test
+def no_erased_respondent_is_left_anywhere():
+    """What an erased respondent wrote (docs/api.md "Erasure and retention") is in no log line, no
+    /metrics, nowhere in PostgreSQL or Redis and in no page a gateway keeps: this test's own
+    respondent, seen in the database before the erasure, and every respondent test_erasure
+    erased (their emails and words have shapes of their own)."""
+    from test_erasure import ERASED_EMAIL, ERASED_WORD, _email, _word
+    ws = Workspace()
+    link = ws.link(slug="forget-me", questions=[{"prompt": "Why?", "type": "text", "field_key": "why"}])
+    email, word = _email(), _word()
+    ws.complete("forget-me", {"why": f"because {word}"}, email=email)
+    kept = ws.complete("forget-me", {"why": "someone else"})
+    assert email in _database_text(), "the respondent was not stored: nothing would be checked"
+    for gateway in GATEWAYS:  # a page kept by each gateway, with the respondent on it
+        for _ in range(2):
+            page = expect(ws.call("GET", f"links/{link['uuid']}/responses/", gateway=gateway), 200)
+        assert word in json.dumps(page)
+    assert expect(ws.call("POST", "responses/erase/", json={"respondent_email": email.upper()}), 200) == {"erased": 1}
+    for gateway in GATEWAYS:
+        page = expect(ws.call("GET", f"links/{link['uuid']}/responses/", gateway=gateway), 200)
+        assert [r["uuid"] for r in page["results"]] == [kept["uuid"]], (gateway, page)
+    written = _everything_written()
+    written["PostgreSQL (pg_dump)"] = _database_text()
+    written["Redis"] = _redis_text()
+    for where, text in written.items():
+        for shape in (ERASED_EMAIL, ERASED_WORD):
+            found = shape.search(text)
+            assert not found, f"{where} carries an erased respondent's data: {found.group(0)}"

@@ -6,8 +6,8 @@ from harness import Workspace, expect, sql, test
 
 KEY_RE = re.compile(r"^sk_live_[A-Za-z0-9]{32,}$")
 TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
-ALL = ["links:read", "links:write", "responses:read", "webhooks:read", "webhooks:write",
-       "tokens:read", "tokens:write"]
+ALL = ["links:read", "links:write", "responses:read", "responses:write", "webhooks:read",
+       "webhooks:write", "tokens:read", "tokens:write"]
 
 
 @test
