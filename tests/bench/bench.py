@@ -261,6 +261,36 @@ def types_only():
     return 1 if any(r["errors"] for r in rows) else 0
 
 
+def erasure_only():
+    """BENCH_ONLY=erasure: W4 alone, then W4 while one respondent's 10,000 responses are erased,
+    on one bench gateway."""
+    env = stack_env(STACK_DIR)
+    base = env["BASE_URL"]
+    made = workspace(shlex.split(env["FEEDBACKCTL"]), "bench-erasure")
+    with open(os.path.join(HERE, "link_5_questions.json")) as f:
+        link_body = json.load(f)
+    gateway = BenchProcess("gateway", STACK_DIR, OUT_DIR, TRUSTED_PROXIES="127.0.0.1")
+    try:
+        _, created = http("POST", base + "links/", made["api_key"],
+                          dict(link_body, slug=f"w4-{int(time.time())}"))
+        hot = json.loads(created)
+        alone = scenario("W4 intake one-shot submit", gateway.url(f"/i/{hot['slug']}/submit/"),
+                         "intake_submit.lua", None, extra_env={"BENCH_HOST": made["host"]},
+                         gateway=gateway)
+        during, erasure = bench_erasure.row(TOOLS, gateway, base, made, link_body, ROOT, STACK_DIR,
+                                            alone)
+    finally:
+        gateway.stop()
+    for r in (alone, during):
+        print(f"{r['name']:<28} {r['rps']:>10.0f} req/s  p99 {r['p99_us'] / 1000:.2f} ms")
+    bench_erasure.print_figures(erasure)
+    checks = bench_erasure.checks(erasure)
+    print()
+    for name, ok in checks.items():
+        print(f"target {'met    ' if ok else 'NOT met'}  {name}")
+    return 1 if alone["errors"] or during["errors"] or not all(checks.values()) else 0
+
+
 def media_only():
     """BENCH_ONLY=media: W7 and the transcription figures (real-time factor, word error rates
     of real and synthetic speech, live partials) on one bench gateway."""
@@ -287,9 +317,11 @@ def main():
     # A stop from outside ends the run as an error would: every process it started is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     only = os.environ.get("BENCH_ONLY", "")
-    if only not in ("", "webhooks", "compare", "types", "media"):
+    if only not in ("", "webhooks", "compare", "types", "media", "erasure"):
         raise SystemExit(f"bench: BENCH_ONLY={only!r}: the subsets are 'webhooks', 'compare', "
-                         "'types' and 'media'")
+                         "'types', 'media' and 'erasure'")
+    if only == "erasure":
+        return erasure_only()
     if only == "types":
         return types_only()
     if only == "media":

@@ -90,6 +90,13 @@ int countShard() {
 }  // namespace
 
 void PgErasureStore::prepare(pqxx::connection& c) {
+  // The outbox, the insight jobs and the webhooks' queues swing from empty to a backlog faster
+  // than their statistics follow: planned as empty, a batch would read such a table whole (as
+  // the dispatcher's statements would: pg_dispatch_store.cc). Every statement here has an index
+  // to probe; none is to read a heap whole.
+  pqxx::nontransaction session(c);
+  session.exec("SET enable_seqscan TO off");
+  session.commit();
   c.prepare(kLockResponse, kLockResponseSql);
   c.prepare(kLockByEmail, kLockByEmailSql);
   c.prepare(kLockExpired, kLockExpiredSql);

@@ -6,8 +6,7 @@
 DROP INDEX CONCURRENTLY IF EXISTS responses.outbox_events_of_response;
 CREATE INDEX CONCURRENTLY outbox_events_of_response ON outbox_events (response_uuid);
 DROP INDEX CONCURRENTLY IF EXISTS responses.blobs_of_response;
-CREATE INDEX CONCURRENTLY blobs_of_response ON blobs (response_uuid)
-  WHERE response_uuid IS NOT NULL;
+CREATE INDEX CONCURRENTLY blobs_of_response ON blobs (response_uuid);
 DROP INDEX CONCURRENTLY IF EXISTS responses.insight_jobs_of_response;
 CREATE INDEX CONCURRENTLY insight_jobs_of_response ON insight_jobs (response_uuid);
 -- A respondent's erasure compares emails case-insensitively, across the workspace's links
