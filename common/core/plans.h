@@ -7,6 +7,9 @@
 namespace feedback::plans {
 
 inline constexpr int kUnlimited = -1;
+// The longest retention a workspace may have (docs/api.md "Erasure and retention"): a hundred
+// years, whose cutoff every timestamp can hold (tokens migration 002 checks it too).
+inline constexpr int kMaxRetentionDays = 36500;
 
 struct Plan {
   std::string_view name;

@@ -103,7 +103,7 @@ inline std::string loweredKey(std::string_view link_uuid) {
 
 // Reads and erasures are timed by different hosts' clocks, which agree to far better than this.
 inline constexpr int kClockSkewMarginMs = 2000;
-// How long `lowered` is kept: no read outlives kPendingMaxAgeMs.
+// How long `lowered` is kept: a count read older than this is never recorded.
 inline constexpr int kLoweredTtlSeconds = kPendingMaxAgeMs / 1000;
 // Pending entries of erasures start with this (the scripts below test for it); those of
 // submissions never do.
@@ -123,19 +123,26 @@ inline constexpr std::string_view kBeginScript =
 // The part of kSettleScript and kRecoverScript that records a count read, given KEYS[1] =
 // count key, KEYS[2] = pending key, and the Lua locals `lowered_key`, `read` (the
 // count), `started` (when its read started, ms), `cutoff` (settledBefore() of it), `margin`,
-// `ttl`, `lowered_ttl` and `count` (the count Redis holds, -1 for none). Pending entries that
-// began before the cutoff end; an erasure among them (its settlement was lost) drops the count
-// as kRemovedScript would, at `started`. Then the count is raised, unless an erasure committed
-// after (or about when) its read started; `count` is left as Redis then holds it.
+// `ttl`, `lowered_ttl` and `count` (the count Redis holds, -1 for none). A read older than
+// `lowered` is kept (a settlement retried that long after its read) does nothing: an erasure
+// may have committed since and its `lowered` expired. Otherwise pending entries that began
+// before the cutoff end; an erasure among them (its settlement was lost) drops the count as
+// kRemovedScript would, at `started` (`lowered` is only ever raised). Then the count is raised,
+// unless an erasure committed after (or about when) its read started: a count recorded since
+// was read after that, and holds every entry that ended here. `count` is left as Redis then
+// holds it.
 #define FEEDBACK_RECORD_COUNT_READ                                                         \
+  "local clock = redis.call('TIME') "                                                      \
+  "if started > tonumber(clock[1]) * 1000 - tonumber(lowered_ttl) * 1000 + margin then "   \
   "local ended = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. cutoff) "             \
+  "local lowered = tonumber(redis.call('GET', lowered_key) or '-1') "                      \
   "for _, id in ipairs(ended) do if string.sub(id, 1, 3) == 'rm:' then "                   \
   "redis.call('DEL', KEYS[1]) count = -1 "                                                 \
-  "redis.call('SET', lowered_key, started, 'EX', lowered_ttl) break end end "              \
+  "if started > lowered then lowered = started "                                           \
+  "redis.call('SET', lowered_key, started, 'EX', lowered_ttl) end break end end "          \
   "if #ended > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. cutoff) end " \
-  "local lowered = tonumber(redis.call('GET', lowered_key) or '-1') "                      \
   "if (lowered < 0 or started > lowered + margin) and read > count then "                  \
-  "count = read redis.call('SET', KEYS[1], read, 'EX', ttl) end "
+  "count = read redis.call('SET', KEYS[1], read, 'EX', ttl) end end "
 
 // KEYS[1] = count key, KEYS[2] = pending key, KEYS[3] = changes key, KEYS[4] = lowered key;
 // ARGV[1] = a count (-1: none), ARGV[2] = TTL, ARGV[3] = a new random value, ARGV[4] = when

@@ -1,6 +1,9 @@
 #include "services/feedbackctl/cli.h"
 
 #include <stdexcept>
+#include <string>
+
+#include "common/core/plans.h"
 
 namespace feedback::ctl {
 
@@ -12,10 +15,12 @@ const char* const kUsage =
     "  feedbackctl workspace set-plan WORKSPACE_UUID free|pro|enterprise\n"
     "                               [--rate-limit N|plan] [--link-quota N|plan]\n"
     "                               [--retention-days N|none]\n"
+    "  feedbackctl workspace create-key WORKSPACE_UUID [--name NAME]\n"
     "Overrides not given stay as they are; 'plan' returns to the plan's own value. Every\n"
     "gateway applies a new rate from the next request. With a retention, responses older\n"
     "than N days (by submission, or start while in progress) are erased within an hour;\n"
-    "'none' keeps them until deleted.\n"
+    "'none' keeps them until deleted. create-key prints a new key with every scope (say,\n"
+    "responses:write for a workspace whose keys all predate it); it is shown only once.\n"
     "Talks gRPC to the tokens service at $TOKENS_ADDR (default 127.0.0.1:50051) and prints\n"
     "one JSON object.\n";
 
@@ -37,7 +42,10 @@ int parseCount(const std::string& flag, const std::string& text) {
 
 int parseDays(const std::string& flag, const std::string& text) {
   const int days = parseCount(flag, text);
-  if (days < 1) throw std::invalid_argument(flag + " needs at least 1 day, got '" + text + "'");
+  if (days < 1 || days > plans::kMaxRetentionDays) {
+    throw std::invalid_argument(flag + " needs 1 to " + std::to_string(plans::kMaxRetentionDays) +
+                                " days, got '" + text + "'");
+  }
   return days;
 }
 
@@ -117,6 +125,19 @@ Command parseArguments(const std::vector<std::string>& args) {
       }
     }
     command.set_plan = set;
+    return command;
+  }
+  if (args[1] == "create-key") {
+    if (args.size() < 3 || args[2].rfind("--", 0) == 0) {
+      throw std::invalid_argument("workspace create-key needs WORKSPACE_UUID");
+    }
+    CreateKeyCommand create{args[2], ""};
+    for (std::size_t i = 3; i < args.size(); i += 2) {
+      if (args[i] != "--name") throw std::invalid_argument("unknown option '" + args[i] + "'");
+      if (i + 1 >= args.size()) throw std::invalid_argument("--name needs a value");
+      create.name = args[i + 1];
+    }
+    command.create_key = create;
     return command;
   }
   throw std::invalid_argument("unknown workspace command '" + args[1] + "'");

@@ -31,9 +31,16 @@ struct SetPlanCommand {
   std::optional<std::optional<int>> retention_days = {};
 };
 
+// A new key with every scope for an existing workspace.
+struct CreateKeyCommand {
+  std::string workspace_uuid;
+  std::string name;  // empty: "Admin key"
+};
+
 struct Command {
   std::optional<CreateWorkspaceCommand> create_workspace;
   std::optional<SetPlanCommand> set_plan;
+  std::optional<CreateKeyCommand> create_key;
   bool help = false;
 };
 

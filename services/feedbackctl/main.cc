@@ -1,4 +1,4 @@
-// feedbackctl: the admin command line (workspaces and plans), talking gRPC to tokens.
+// feedbackctl: the admin command line (workspaces, plans and their keys), talking gRPC to tokens.
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -105,6 +105,27 @@ int main(int argc, char** argv) {
     auto status = stub->CreateWorkspace(&context, request, &response);
     if (!status.ok()) return fail(status);
     printWorkspace(response.workspace(), &response.api_key());
+    return 0;
+  }
+  if (command.create_key) {
+    tv1::CreateWorkspaceKeyRequest request;
+    request.set_workspace_uuid(command.create_key->workspace_uuid);
+    request.set_name(command.create_key->name);
+    tv1::CreateTokenResponse response;
+    auto status = stub->CreateWorkspaceKey(&context, request, &response);
+    if (!status.ok()) return fail(status);
+    std::string out;
+    feedback::JsonWriter json(out);
+    json.beginObject()
+        .field("workspace_uuid", command.create_key->workspace_uuid)
+        .field("uuid", response.token().uuid())
+        .field("name", response.token().name())
+        .field("prefix", response.token().prefix())
+        .key("scopes")
+        .beginArray();
+    for (const auto& s : response.token().scopes()) json.string(s);
+    json.endArray().field("api_key", response.key()).endObject();
+    std::cout << out << std::endl;
     return 0;
   }
   tv1::SetWorkspacePlanRequest request;

@@ -30,6 +30,7 @@ std::vector<Migration> migrations();
 void prepareStatements(pqxx::connection& connection) {
   PgResponsesStore::prepare(connection);
   PgBlobStore::prepare(connection);
+  PgErasureStore::prepare(connection);
 }
 }  // namespace feedback::responses
 
@@ -68,10 +69,11 @@ int main(int argc, char** argv) {
         if (!responses::writableDirectory(export_options.temporary_directory)) {
           env.problem("EXPORT_TMPDIR must be a writable directory");
         }
-        erasers = env.integer(
-            "ERASURE_CONCURRENCY", 1, 1, 16,
-            {"erasures (DELETE of a response, a respondent's erasure) run at once, each on a "
-             "connection of its own; 100 more wait, and further ones are answered 503"});
+        erasers =
+            env.integer("ERASURE_CONCURRENCY", 1, 1, 16,
+                        {"respondents' erasures (POST /v1/responses/erase/) run at once, each on a "
+                         "connection of its own; 100 more wait, and further ones are answered 503 "
+                         "(deletions of one response run on the API's pool)"});
         retention_interval_ms = env.integer(
             "RETENTION_INTERVAL_MS", 600000, 100, 3600000,
             {"how often responses older than their workspace's retention are erased (within an "
@@ -134,8 +136,8 @@ int main(int argc, char** argv) {
         responses::ExportGrpc export_adapter(exports, export_pool, r.counters);
         responses::ResponseErasure erasure(link_counts, r.counters);
         PgPool erasure_pool(r.basics.database_url, erasers, 100,
-                            &responses::PgErasureStore::prepare);
-        responses::ErasureGrpc erasure_adapter(erasure, erasure_pool, r.counters);
+                            &responses::PgErasureStore::prepareSession);
+        responses::ErasureGrpc erasure_adapter(erasure, r.pool, erasure_pool, r.counters);
         responses::RetentionTask retention(r.basics.database_url, erasure, r.counters,
                                            std::chrono::milliseconds(retention_interval_ms));
         r.serve({&adapter, &media_adapter, &export_adapter, &erasure_adapter});

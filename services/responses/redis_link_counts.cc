@@ -54,8 +54,14 @@ void RedisLinkCounts::begin(const std::string& link_uuid,
 
 bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) {
   if (!owed.removals.empty() && !tryRemove(link_uuid, owed.removals)) return false;
-  if (owed.count < 0 && owed.submissions.empty()) return true;
-  const bool read = owed.count >= 0;
+  // A read this old may hold responses an erasure removed since: the scripts record no such
+  // count, so its submissions stay pending, for a fresh read to end.
+  const bool stale =
+      owed.count >= 0 && owed.read_started_ms < nowMicros() / 1000 -
+                                                    responsecount::kLoweredTtlSeconds * 1000LL +
+                                                    responsecount::kClockSkewMarginMs;
+  const bool read = owed.count >= 0 && !stale;
+  if (!read && (stale || owed.submissions.empty())) return true;
   std::vector<std::string> command{
       "EVAL",
       std::string(responsecount::kSettleScript),
@@ -64,7 +70,7 @@ bool RedisLinkCounts::trySettle(const std::string& link_uuid, const Owed& owed) 
       responsecount::pendingKey(link_uuid),
       responsecount::changesKey(link_uuid),
       responsecount::loweredKey(link_uuid),
-      std::to_string(owed.count),
+      std::to_string(read ? owed.count : -1),
       std::to_string(responsecount::kTtlSeconds),
       newUuid(),
       std::to_string(read ? owed.read_started_ms : 0),
@@ -106,9 +112,8 @@ void RedisLinkCounts::settle(const std::string& link_uuid, std::optional<CountRe
   keepOwed(link_uuid, std::move(owed));
 }
 
-void RedisLinkCounts::settleRemoval(const std::string& link_uuid, bool committed,
+void RedisLinkCounts::settleRemoval(const std::string& link_uuid,
                                     const std::vector<std::string>& removals) {
-  if (!committed) return settle(link_uuid, std::nullopt, removals);
   Owed owed{-1, std::numeric_limits<int64_t>::max(), {}, {removals.begin(), removals.end()}};
   if (trySettle(link_uuid, owed)) return;
   keepOwed(link_uuid, std::move(owed));

@@ -25,7 +25,7 @@ class RedisLinkCounts final : public LinkCounts {
   void begin(const std::string& link_uuid, const std::vector<std::string>& submissions) override;
   void settle(const std::string& link_uuid, std::optional<CountRead> count,
               const std::vector<std::string>& submissions) override;
-  void settleRemoval(const std::string& link_uuid, bool committed,
+  void settleRemoval(const std::string& link_uuid,
                      const std::vector<std::string>& removals) override;
 
  private:

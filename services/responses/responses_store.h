@@ -184,10 +184,11 @@ class LinkCounts {
   virtual void settle(const std::string& link_uuid, std::optional<CountRead> count,
                       const std::vector<std::string>& submissions) = 0;
   // Erasures of the link's responses are begun like submissions, with ids made by
-  // responsecount::removalId(). After they committed: the link's count is dropped, so that
-  // gateways count it again, and pages kept of its responses are never served again; when they
-  // did not, they only end. Never throws, as settle().
-  virtual void settleRemoval(const std::string& link_uuid, bool committed,
+  // responsecount::removalId(), and settled after their transaction, whether it committed or
+  // not (its outcome may be unknown: a connection lost during the commit): the link's count is
+  // dropped, so that gateways count it again, and pages kept of its responses are never served
+  // again. Never throws, as settle().
+  virtual void settleRemoval(const std::string& link_uuid,
                              const std::vector<std::string>& removals) = 0;
 };
 

@@ -17,6 +17,12 @@ grpc::ServerUnaryReactor* TokensGrpc::SetWorkspacePlan(grpc::CallbackServerConte
   return service::callOnPool<PgTokensStore>(c, pool_, counters_, "SetWorkspacePlan", service_,
                                             &TokensService::setWorkspacePlan, q, r);
 }
+grpc::ServerUnaryReactor* TokensGrpc::CreateWorkspaceKey(grpc::CallbackServerContext* c,
+                                                         const v1::CreateWorkspaceKeyRequest* q,
+                                                         v1::CreateTokenResponse* r) {
+  return service::callOnPool<PgTokensStore>(c, pool_, counters_, "CreateWorkspaceKey", service_,
+                                            &TokensService::createWorkspaceKey, q, r);
+}
 grpc::ServerUnaryReactor* TokensGrpc::VerifyKey(grpc::CallbackServerContext* c,
                                                 const v1::VerifyKeyRequest* q,
                                                 v1::VerifyKeyResponse* r) {

@@ -19,6 +19,9 @@ class TokensGrpc final : public v1::TokensService::CallbackService {
   grpc::ServerUnaryReactor* SetWorkspacePlan(grpc::CallbackServerContext* context,
                                              const v1::SetWorkspacePlanRequest* request,
                                              v1::SetWorkspacePlanResponse* response) override;
+  grpc::ServerUnaryReactor* CreateWorkspaceKey(grpc::CallbackServerContext* context,
+                                               const v1::CreateWorkspaceKeyRequest* request,
+                                               v1::CreateTokenResponse* response) override;
   grpc::ServerUnaryReactor* VerifyKey(grpc::CallbackServerContext* context,
                                       const v1::VerifyKeyRequest* request,
                                       v1::VerifyKeyResponse* response) override;

@@ -122,9 +122,10 @@ void applyOverrides(const Request& request, WorkspaceRecord& ws) {
     ws.link_quota = request.link_quota();
   }
   if (request.has_retention_days()) {
-    if (request.retention_days() < 1) {
+    if (request.retention_days() < 1 || request.retention_days() > plans::kMaxRetentionDays) {
       throw ApiError(ErrorCode::kValidationError, "Invalid retention.",
-                     {{"retention_days", "must be at least 1"}});
+                     {{"retention_days",
+                       "must be 1 to " + std::to_string(plans::kMaxRetentionDays) + " days"}});
     }
     ws.retention_days = request.retention_days();
   }
@@ -212,6 +213,25 @@ v1::SetWorkspacePlanResponse TokensService::setWorkspacePlan(
   cache_.forget(store.liveKeyHashes(ws->uuid));
   v1::SetWorkspacePlanResponse response;
   *response.mutable_workspace() = describe(*ws);
+  return response;
+}
+
+v1::CreateTokenResponse TokensService::createWorkspaceKey(
+    TokensStore& store, const v1::CreateWorkspaceKeyRequest& request) {
+  if (!isUuid(request.workspace_uuid())) throw ApiError(ErrorCode::kNotFound);
+  if (!store.findWorkspace(request.workspace_uuid())) {
+    throw ApiError(ErrorCode::kNotFound, "No such workspace.");
+  }
+  std::string full_key;
+  KeyRecord key = newKey(request.workspace_uuid(),
+                         requireName(request.name().empty() ? "Admin key" : request.name()),
+                         allScopes(), full_key);
+  store.insertKey(key);
+  log::info("workspace_key_created",
+            {{"workspace_uuid", key.workspace_uuid}, {"key_prefix", key.prefix}});
+  v1::CreateTokenResponse response;
+  toProto(key, *response.mutable_token());
+  response.set_key(full_key);
   return response;
 }
 

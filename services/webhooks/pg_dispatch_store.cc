@@ -128,6 +128,10 @@ constexpr const char* kClaimSql = WEBHOOKS_WITH_SENDS
     "   WHERE event_id = c.event_id LIMIT 1) e"
     " JOIN webhooks.webhooks w ON w.uuid = c.webhook_uuid ORDER BY c.id";
 
+// Sends claimed for events whose payload an erasure dropped (see claim()).
+constexpr const char* kDropErased = "webhooks_drop_erased";
+constexpr const char* kDropErasedSql = "DELETE FROM webhooks.pending WHERE id = ANY ($1::bigint[])";
+
 constexpr const char* kNextDue = "webhooks_next_due";
 // Webhooks at their limit are left out: their due sends wait for a send of theirs to end,
 // which wakes the loop, and would otherwise make it spin.
@@ -167,12 +171,13 @@ constexpr const char* kRecordSql =
     "  SELECT g.uuid, g.webhook_uuid, g.event_id, g.attempt, g.redelivery::boolean,"
     "    g.succeeded::boolean, g.status_code, g.duration_ms, g.error,"
     // A send already under way when its response was erased: what the receiver answered (it
-    // may echo the payload) is not kept either.
+    // may echo the payload) is not kept either. The event is held while the attempt is
+    // recorded: an erasure either waits and then clears the attempt's answer, or came first.
     "    CASE WHEN e.payload IS NULL THEN NULL ELSE g.response_body END,"
     "    clock_timestamp() + g.retry_ms * interval '1 millisecond'"
     "  FROM given g JOIN webhooks.webhooks w ON w.uuid = g.webhook_uuid"
     "  CROSS JOIN LATERAL (SELECT payload FROM webhooks.events"
-    "    WHERE event_id = g.event_id LIMIT 1) e),"
+    "    WHERE event_id = g.event_id LIMIT 1 FOR SHARE) e),"
     " finished AS ("
     "  DELETE FROM webhooks.pending p USING given g"
     "  WHERE p.id = g.pending_id AND p.id = ANY ($1::bigint[])"
@@ -208,7 +213,9 @@ constexpr const char* kPruneSql =
     "      AND NOT EXISTS (SELECT 1 FROM webhooks.pending p WHERE p.event_id = e.event_id)"
     "      AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.event_id"
     "        AND d.uuid NOT IN (SELECT uuid FROM old))"
-    "    ORDER BY e.created_at LIMIT $2)"
+    // An event an erasure holds (it locks events, then their deliveries) is left for the next
+    // call, rather than waited for while this one holds deliveries: no deadlock.
+    "    ORDER BY e.created_at LIMIT $2 FOR UPDATE OF e SKIP LOCKED)"
     "  RETURNING 1)"
     " SELECT (SELECT count(*) FROM old), (SELECT count(*) FROM unused)";
 
@@ -258,6 +265,7 @@ void PgDispatchStore::prepare(pqxx::connection& c) {
   c.prepare(kFanOut, kFanOutSql);
   c.prepare(kOutboxLag, kOutboxLagSql);
   c.prepare(kClaim, kClaimSql);
+  c.prepare(kDropErased, kDropErasedSql);
   c.prepare(kNextDue, kNextDueSql);
   c.prepare(kRecord, kRecordSql);
   preparePrune(c);
@@ -289,10 +297,16 @@ std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy&
   pqxx::work tx(connection_);
   auto rows = tx.exec_prepared(kClaim, webhooks.param(), sending.param(), per_webhook, limit,
                                static_cast<int64_t>(lease.count()));
-  tx.commit();
   std::vector<Send> out;
   out.reserve(rows.size());
+  PgArray erased(PgArray::Element::kBigint);
   for (const auto& row : rows) {
+    if (row[4].is_null()) {
+      // Its response was erased after the send was queued (by a replica from before erasure
+      // cancelled sends, during a rollout): there is nothing to send.
+      erased.add(row[0].as<int64_t>());
+      continue;
+    }
     Send& s = out.emplace_back();
     s.pending_id = row[0].as<int64_t>();
     s.webhook_uuid = row[1].as<std::string>();
@@ -305,6 +319,8 @@ std::vector<Send> PgDispatchStore::claim(int limit, int per_webhook, const Busy&
     s.redelivery = row[8].as<bool>();
     s.workspace_uuid = row[9].as<std::string>();
   }
+  if (erased.size() > 0) tx.exec_prepared(kDropErased, erased.param());
+  tx.commit();
   return out;
 }
 

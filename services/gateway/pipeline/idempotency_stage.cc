@@ -21,6 +21,8 @@ namespace {
 constexpr std::size_t kMaxKeyLength = 255;
 constexpr int kAnswerKeptSeconds = 24 * 3600;
 constexpr std::size_t kFingerprintLength = 64;
+// Beyond a long route's longest call (RouteAttributes::longest_call): its answer's way back.
+constexpr auto kClaimMargin = std::chrono::seconds(30);
 
 constexpr std::string_view kStoreScript = R"lua(
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -88,8 +90,14 @@ void IdempotencyStage::decode(const ContextPtr& ctx, Chain chain) {
       ctx->idempotency.secret, request.method + ' ' + request.target + '\n' + request.body));
   ctx->idempotency.record = "fb:idem:" + crypto::sha256Hex(ctx->idempotency.secret);
   ctx->idempotency.claim = 'P' + fingerprint + crypto::randomBase62(16);
+  // A claim outlives the request that holds it, however long its route's call may take.
+  const auto longest = ctx->route->attributes.longest_call;
   redis_.command(
-      {"SET", ctx->idempotency.record, ctx->idempotency.claim, "NX", "PX", claim_ms_, "GET"},
+      {"SET", ctx->idempotency.record, ctx->idempotency.claim, "NX", "PX",
+       longest.count() > 0
+           ? std::to_string(std::chrono::milliseconds(longest + kClaimMargin).count())
+           : claim_ms_,
+       "GET"},
       [this, ctx, chain](std::optional<RedisReply> reply) { claimed(ctx, chain, reply); });
 }
 

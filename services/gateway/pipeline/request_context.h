@@ -133,6 +133,10 @@ struct RouteAttributes {
   // Its answers hold respondents' files and recordings: their addresses are signed on the
   // way out (MediaLinksStage).
   bool signs_media = false;
+  // Non-zero: its call to a service may take this long (a respondent's erasure), and its
+  // deadline (RouteStage) and Idempotency-Key claim (IdempotencyStage) last this long instead of
+  // BACKEND_TIMEOUT_MS's.
+  std::chrono::seconds longest_call{0};
   // The RPCs its handler makes ("Service/Method"), the one that does its work first: what
   // docs/code-map.md follows from the route to the service method and its SQL.
   std::vector<std::string_view> rpcs = {};

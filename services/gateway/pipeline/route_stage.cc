@@ -34,6 +34,9 @@ void RouteStage::decode(const ContextPtr& ctx, Chain chain) {
   }
   ctx->route = &resolution.route->entry;
   ctx->params = std::move(resolution.params);
+  if (const auto longest = ctx->route->attributes.longest_call; longest.count() > 0) {
+    ctx->deadline = std::chrono::system_clock::now() + longest;
+  }
   chain.next();
 }
 

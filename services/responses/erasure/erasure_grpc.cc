@@ -15,7 +15,7 @@ grpc::ServerUnaryReactor* ErasureGrpc::DeleteResponse(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* ErasureGrpc::EraseRespondent(grpc::CallbackServerContext* c,
                                                        const v1::EraseRespondentRequest* q,
                                                        v1::EraseRespondentResponse* r) {
-  return service::callOnPool<PgErasureStore>(c, pool_, counters_, "EraseRespondent", rules_,
+  return service::callOnPool<PgErasureStore>(c, erasure_pool_, counters_, "EraseRespondent", rules_,
                                              &ResponseErasure::eraseRespondent, q, r);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The gRPC adapter of erasures (feedback.responses.v1.ErasureService). Both RPCs run on a pool
-// of their own (ERASURE_CONCURRENCY connections): a respondent's erasure may take a minute, and
-// never holds up the API's other calls.
+// The gRPC adapter of erasures (feedback.responses.v1.ErasureService). A deletion (one
+// response, a few milliseconds) runs on the API's pool; a respondent's erasure, which may take a
+// minute, on a pool of its own (ERASURE_CONCURRENCY connections), so that it never holds up the
+// API's other calls, deletions included.
 
 #include "common/core/counters.h"
 #include "common/pg/pg_pool.h"
@@ -12,8 +13,8 @@ namespace feedback::responses {
 
 class ErasureGrpc final : public v1::ErasureService::CallbackService {
  public:
-  ErasureGrpc(ResponseErasure& rules, PgPool& pool, Counters& counters)
-      : rules_(rules), pool_(pool), counters_(counters) {}
+  ErasureGrpc(ResponseErasure& rules, PgPool& pool, PgPool& erasure_pool, Counters& counters)
+      : rules_(rules), pool_(pool), erasure_pool_(erasure_pool), counters_(counters) {}
 
   grpc::ServerUnaryReactor* DeleteResponse(grpc::CallbackServerContext* context,
                                            const v1::DeleteResponseRequest* request,
@@ -25,6 +26,7 @@ class ErasureGrpc final : public v1::ErasureService::CallbackService {
  private:
   ResponseErasure& rules_;
   PgPool& pool_;
+  PgPool& erasure_pool_;
   Counters& counters_;
 };
 

@@ -27,7 +27,6 @@ struct ErasureSelection {
 struct ErasedResponse {
   std::string uuid;
   std::string link_uuid;
-  bool completed = false;
 };
 
 // A workspace whose responses are kept for a number of days.

@@ -14,7 +14,7 @@ namespace {
 // workspace's folded emails (responses_by_folded_email, migration 016); the workspace's
 // responses by status and time (responses_by_workspace). What a batch erases is then found
 // through indexes on response_uuid alone, whatever the tables hold.
-#define LOCKED_COLUMNS "SELECT uuid::text, link_uuid::text, status = 'completed'"
+#define LOCKED_COLUMNS "SELECT uuid::text, link_uuid::text"
 
 constexpr const char* kLockResponse = "erasure_lock_response";
 constexpr const char* kLockResponseSql = LOCKED_COLUMNS
@@ -42,7 +42,8 @@ constexpr const char* kDeleteOutbox = "erasure_delete_outbox";
 constexpr const char* kDeleteOutboxSql =
     "DELETE FROM responses.outbox_events WHERE response_uuid = ANY ($1::uuid[])";
 
-constexpr const char* kCancelSends = "erasure_cancel_sends";
+// Not prepared: a connection is made and prepared before the webhooks service's migration may
+// have made the function (only an erasure then fails, with a 503).
 constexpr const char* kCancelSendsSql = "SELECT webhooks.erase_response_events($1::uuid[])";
 
 // The rows, their facts, insight jobs and blobs (their chunks and speech-server jobs go by
@@ -90,19 +91,23 @@ int countShard() {
 }  // namespace
 
 void PgErasureStore::prepare(pqxx::connection& c) {
-  // The outbox, the insight jobs and the webhooks' queues swing from empty to a backlog faster
-  // than their statistics follow: planned as empty, a batch would read such a table whole (as
-  // the dispatcher's statements would: pg_dispatch_store.cc). Every statement here has an index
-  // to probe; none is to read a heap whole.
-  pqxx::nontransaction session(c);
-  session.exec("SET enable_seqscan TO off");
-  session.commit();
   c.prepare(kLockResponse, kLockResponseSql);
   c.prepare(kLockByEmail, kLockByEmailSql);
   c.prepare(kLockExpired, kLockExpiredSql);
   c.prepare(kDeleteOutbox, kDeleteOutboxSql);
-  c.prepare(kCancelSends, kCancelSendsSql);
   c.prepare(kEraseRows, kEraseRowsSql);
+}
+
+void PgErasureStore::prepareSession(pqxx::connection& c) {
+  // A batch begins its links in Redis before it commits, and must commit or fail well within
+  // responsecount::kPendingMaxAgeMs of that (common/redis/response_counts.h), as submissions do.
+  c.set_variable("statement_timeout", "'60s'");
+  c.set_variable("idle_in_transaction_session_timeout", "'60s'");
+  prepare(c);
+}
+
+void PgErasureStore::prepareRetention(pqxx::connection& c) {
+  prepareSession(c);
   c.prepare(kRetentions, kRetentionsSql);
   c.prepare(kOldest, kOldestSql);
 }
@@ -112,6 +117,11 @@ std::vector<ErasedResponse> PgErasureStore::eraseBatch(
     const std::function<void(const std::vector<ErasedResponse>&)>& locked) {
   return pg::retryOnDeadlock([&] {
     pqxx::work tx(connection_);
+    // The outbox, the insight jobs and the webhooks' queues swing from empty to a backlog faster
+    // than their statistics follow: planned as empty, a batch would read such a table whole (as
+    // the dispatcher's statements would: pg_dispatch_store.cc). Every statement here has an
+    // index to probe; none is to read a heap whole.
+    tx.exec("SET LOCAL enable_seqscan TO off");
     std::vector<ErasedResponse> erased;
     PgArray uuids(PgArray::Element::kUuid);
     const auto& s = selection;
@@ -122,13 +132,13 @@ std::vector<ErasedResponse> PgErasureStore::eraseBatch(
                   : tx.exec_prepared(kLockExpired, s.workspace_uuid,
                                      s.older_than_micros.value_or(0), limit);
     for (const auto& row : rows) {
-      erased.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<bool>()});
+      erased.push_back({row[0].as<std::string>(), row[1].as<std::string>()});
       uuids.add(erased.back().uuid);
     }
     if (erased.empty()) return erased;
     locked(erased);
     tx.exec_prepared(kDeleteOutbox, uuids.param());
-    tx.exec_prepared(kCancelSends, uuids.param());
+    tx.exec_params(kCancelSendsSql, uuids.param());
     tx.exec_prepared1(kEraseRows, uuids.param(), countShard());
     tx.commit();
     return erased;

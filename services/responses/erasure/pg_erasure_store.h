@@ -13,7 +13,13 @@ namespace feedback::responses {
 class PgErasureStore final : public ErasureStore {
  public:
   explicit PgErasureStore(pqxx::connection& connection) : connection_(connection) {}
+  // The statements of erasures, on any connection of the service (deletions run on the API's
+  // pool, whose sessions time their statements out as PgResponsesStore::prepare sets them).
   static void prepare(pqxx::connection& connection);
+  // prepare() for connections of their own (respondents' erasures), with those timeouts.
+  static void prepareSession(pqxx::connection& connection);
+  // prepareSession() plus retention's reads (the tokens service's workspaces).
+  static void prepareRetention(pqxx::connection& connection);
 
   std::vector<ErasedResponse> eraseBatch(
       const ErasureSelection& selection, int limit,

@@ -68,10 +68,12 @@ std::vector<ErasedResponse> ResponseErasure::eraseBatch(ErasureStore& store,
       }
     });
   } catch (...) {
-    for (const auto& [link, removals] : begun) counts_.settleRemoval(link, false, removals);
+    // Whether it committed may be unknown (a connection lost during the commit): settled as
+    // if it did, which only makes gateways count the links again.
+    for (const auto& [link, removals] : begun) counts_.settleRemoval(link, removals);
     throw;
   }
-  for (const auto& [link, removals] : begun) counts_.settleRemoval(link, true, removals);
+  for (const auto& [link, removals] : begun) counts_.settleRemoval(link, removals);
   const std::string reason_name(reasonName(reason));
   for (const auto& e : erased) {
     // The audit trail: which response, whose, by whom, when (the line's time). Never the

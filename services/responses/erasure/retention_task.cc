@@ -32,22 +32,31 @@ RetentionTask::RetentionTask(std::string database_url, ResponseErasure& erasure,
 
 int64_t RetentionTask::run() {
   auto connection = pg::connect(database_url_);
-  PgErasureStore::prepare(*connection);
+  PgErasureStore::prepareRetention(*connection);
   PgErasureStore store(*connection);
   int64_t erased = 0;
   std::map<std::string, double> ages;
   for (const auto& retention : store.retentions()) {
     if (task_.stopping()) return erased;
-    const int64_t now = nowMicros();
-    const int64_t done =
-        erasure_.eraseExpired(store, retention, now, [this] { return !task_.stopping(); });
-    if (done > 0) {
-      log::info("retention_erased", {{"workspace_uuid", retention.workspace_uuid},
-                                     {"erased", static_cast<long long>(done)}});
+    try {
+      const int64_t done = erasure_.eraseExpired(store, retention, nowMicros(),
+                                                 [this] { return !task_.stopping(); });
+      if (done > 0) {
+        log::info("retention_erased", {{"workspace_uuid", retention.workspace_uuid},
+                                       {"erased", static_cast<long long>(done)}});
+      }
+      erased += done;
+      const auto oldest = store.oldestResponseMicros(retention.workspace_uuid);
+      ages[retention.workspace_uuid] =
+          oldest ? static_cast<double>(nowMicros() - *oldest) / 1e6 : 0;
+    } catch (const pqxx::broken_connection&) {
+      throw;
+    } catch (const std::exception& e) {
+      // One workspace's failure (a deadlock lost three times, say) leaves the others' erasures
+      // to run; it is tried again at the next run.
+      log::warn("retention_failed",
+                {{"workspace_uuid", retention.workspace_uuid}, {"error", e.what()}});
     }
-    erased += done;
-    const auto oldest = store.oldestResponseMicros(retention.workspace_uuid);
-    ages[retention.workspace_uuid] = oldest ? static_cast<double>(nowMicros() - *oldest) / 1e6 : 0;
   }
   publishAges(ages);
   return erased;

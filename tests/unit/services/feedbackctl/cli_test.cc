@@ -53,23 +53,40 @@ TEST_CASE("feedbackctl: --retention-days sets days or none", "[cli]") {
   CHECK(c.create_workspace->retention_days == 7);
 }
 
+TEST_CASE("feedbackctl: create-key names the workspace and, optionally, the key", "[cli]") {
+  auto c = parseArguments({"workspace", "create-key", "uuid"});
+  REQUIRE(c.create_key);
+  CHECK(c.create_key->workspace_uuid == "uuid");
+  CHECK(c.create_key->name.empty());
+  c = parseArguments({"workspace", "create-key", "uuid", "--name", "Privacy team"});
+  CHECK(c.create_key->name == "Privacy team");
+}
+
 TEST_CASE("feedbackctl: bad arguments are refused with a reason", "[cli]") {
   using Args = std::vector<std::string>;
   for (const Args& args :
-       {Args{"workspace", "create"}, Args{"workspace", "create", "--name"},
+       {Args{"workspace", "create"},
+        Args{"workspace", "create", "--name"},
         Args{"workspace", "create", "--name", "x", "--plan", "gold"},
         Args{"workspace", "create", "--name", "x", "--rate-limit", "ten"},
         Args{"workspace", "create", "--name", "x", "--link-quota", "-1"},
         Args{"workspace", "create", "--name", "x", "--colour", "red"},
-        Args{"workspace", "set-plan", "uuid"}, Args{"links"}, Args{"workspace", "drop"},
+        Args{"workspace", "set-plan", "uuid"},
+        Args{"links"},
+        Args{"workspace", "drop"},
         Args{"workspace", "set-plan", "uuid", "pro", "--rate-limit"},
         Args{"workspace", "set-plan", "uuid", "pro", "--rate-limit", "fast"},
         Args{"workspace", "set-plan", "uuid", "pro", "--colour", "red"},
         Args{"workspace", "set-plan", "--rate-limit", "5", "pro"},
         Args{"workspace", "set-plan", "uuid", "pro", "--retention-days", "0"},
+        Args{"workspace", "set-plan", "uuid", "pro", "--retention-days", "36501"},
         Args{"workspace", "set-plan", "uuid", "pro", "--retention-days", "forever"},
         Args{"workspace", "set-plan", "uuid", "pro", "--retention-days"},
-        Args{"workspace", "create", "--name", "x", "--retention-days", "none"}}) {
+        Args{"workspace", "create", "--name", "x", "--retention-days", "none"},
+        Args{"workspace", "create-key"},
+        Args{"workspace", "create-key", "--name", "x"},
+        Args{"workspace", "create-key", "uuid", "--name"},
+        Args{"workspace", "create-key", "uuid", "--colour", "red"}}) {
     CHECK_THROWS_AS(parseArguments(args), std::invalid_argument);
   }
 }

@@ -81,7 +81,7 @@ class FakeCounts final : public responses::LinkCounts {
     settled.emplace_back(link, count ? std::optional(count->completed) : std::nullopt,
                          static_cast<int64_t>(ids.size()));
   }
-  void settleRemoval(const std::string&, bool, const std::vector<std::string>&) override {}
+  void settleRemoval(const std::string&, const std::vector<std::string>&) override {}
 };
 
 responses::NewResponse response(const std::string& uuid, const std::string& link, bool completed) {

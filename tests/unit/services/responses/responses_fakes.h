@@ -237,11 +237,10 @@ class FakeCounts final : public responses::LinkCounts {
       }
     }
   }
-  // Erasures settled: (link, committed, how many).
-  std::vector<std::tuple<std::string, bool, int>> removals;
-  void settleRemoval(const std::string& link, bool committed,
-                     const std::vector<std::string>& ids) override {
-    removals.emplace_back(link, committed, static_cast<int>(ids.size()));
+  // Erasures settled: (link, how many).
+  std::vector<std::pair<std::string, int>> removals;
+  void settleRemoval(const std::string& link, const std::vector<std::string>& ids) override {
+    removals.emplace_back(link, static_cast<int>(ids.size()));
     for (const auto& id : ids) {
       auto it = pending.find(id);
       if (it == pending.end()) {

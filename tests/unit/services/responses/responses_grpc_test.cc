@@ -25,7 +25,7 @@ class NoCounts final : public feedback::responses::LinkCounts {
   void begin(const std::string&, const std::vector<std::string>&) override {}
   void settle(const std::string&, std::optional<feedback::responses::CountRead>,
               const std::vector<std::string>&) override {}
-  void settleRemoval(const std::string&, bool, const std::vector<std::string>&) override {}
+  void settleRemoval(const std::string&, const std::vector<std::string>&) override {}
 };
 
 // Stores what it is given, answering later from a thread of its own; refuses the responses

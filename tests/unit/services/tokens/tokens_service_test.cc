@@ -372,6 +372,11 @@ TEST_CASE("tokens: a retention is set, kept by plan changes that do not name it,
   request.set_retention_days(0);
   CHECK(codeOf([&] { f.service.setWorkspacePlan(f.store, request); }) ==
         ErrorCode::kValidationError);
+  request.set_retention_days(36501);  // the cutoff must stay a timestamp
+  CHECK(codeOf([&] { f.service.setWorkspacePlan(f.store, request); }) ==
+        ErrorCode::kValidationError);
+  request.set_retention_days(36500);
+  CHECK(f.service.setWorkspacePlan(f.store, request).workspace().retention_days() == 36500);
   request.set_no_retention(true);
   CHECK(codeOf([&] { f.service.setWorkspacePlan(f.store, request); }) ==
         ErrorCode::kValidationError);
@@ -383,4 +388,19 @@ TEST_CASE("tokens: a key's caller record names its prefix, which audit lines sho
   Fixture f;
   auto created = f.workspace();
   CHECK(f.callerFor(created.api_key()).token_prefix() == created.api_key().substr(0, 12));
+}
+
+TEST_CASE("tokens: an admin key for an existing workspace holds every scope", "[tokens]") {
+  Fixture f;
+  auto created = f.workspace();
+  v1::CreateWorkspaceKeyRequest request;
+  request.set_workspace_uuid(created.workspace().uuid());
+  auto made = f.service.createWorkspaceKey(f.store, request);
+  CHECK(made.token().name() == "Admin key");
+  CHECK(made.token().scopes_size() == static_cast<int>(feedback::scopes::kAll.size()));
+  CHECK(f.callerFor(made.key()).workspace().uuid() == created.workspace().uuid());
+  request.set_workspace_uuid("7f1c1d4e-0a5b-4c1e-9d7a-1b2c3d4e5f60");
+  CHECK(codeOf([&] { f.service.createWorkspaceKey(f.store, request); }) == ErrorCode::kNotFound);
+  request.set_workspace_uuid("not-a-uuid");
+  CHECK(codeOf([&] { f.service.createWorkspaceKey(f.store, request); }) == ErrorCode::kNotFound);
 }
