@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     tv1::CreateWorkspaceKeyRequest request;
     request.set_workspace_uuid(command.create_key->workspace_uuid);
     request.set_name(command.create_key->name);
-    tv1::CreateTokenResponse response;
+    tv1::CreateWorkspaceKeyResponse response;
     auto status = stub->CreateWorkspaceKey(&context, request, &response);
     if (!status.ok()) return fail(status);
     std::string out;

@@ -19,7 +19,7 @@ grpc::ServerUnaryReactor* TokensGrpc::SetWorkspacePlan(grpc::CallbackServerConte
 }
 grpc::ServerUnaryReactor* TokensGrpc::CreateWorkspaceKey(grpc::CallbackServerContext* c,
                                                          const v1::CreateWorkspaceKeyRequest* q,
-                                                         v1::CreateTokenResponse* r) {
+                                                         v1::CreateWorkspaceKeyResponse* r) {
   return service::callOnPool<PgTokensStore>(c, pool_, counters_, "CreateWorkspaceKey", service_,
                                             &TokensService::createWorkspaceKey, q, r);
 }

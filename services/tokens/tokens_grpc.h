@@ -21,7 +21,7 @@ class TokensGrpc final : public v1::TokensService::CallbackService {
                                              v1::SetWorkspacePlanResponse* response) override;
   grpc::ServerUnaryReactor* CreateWorkspaceKey(grpc::CallbackServerContext* context,
                                                const v1::CreateWorkspaceKeyRequest* request,
-                                               v1::CreateTokenResponse* response) override;
+                                               v1::CreateWorkspaceKeyResponse* response) override;
   grpc::ServerUnaryReactor* VerifyKey(grpc::CallbackServerContext* context,
                                       const v1::VerifyKeyRequest* request,
                                       v1::VerifyKeyResponse* response) override;

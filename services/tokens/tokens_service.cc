@@ -216,7 +216,7 @@ v1::SetWorkspacePlanResponse TokensService::setWorkspacePlan(
   return response;
 }
 
-v1::CreateTokenResponse TokensService::createWorkspaceKey(
+v1::CreateWorkspaceKeyResponse TokensService::createWorkspaceKey(
     TokensStore& store, const v1::CreateWorkspaceKeyRequest& request) {
   if (!isUuid(request.workspace_uuid())) throw ApiError(ErrorCode::kNotFound);
   if (!store.findWorkspace(request.workspace_uuid())) {
@@ -229,7 +229,7 @@ v1::CreateTokenResponse TokensService::createWorkspaceKey(
   store.insertKey(key);
   log::info("workspace_key_created",
             {{"workspace_uuid", key.workspace_uuid}, {"key_prefix", key.prefix}});
-  v1::CreateTokenResponse response;
+  v1::CreateWorkspaceKeyResponse response;
   toProto(key, *response.mutable_token());
   response.set_key(full_key);
   return response;

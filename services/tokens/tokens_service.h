@@ -23,8 +23,8 @@ class TokensService {
   v1::SetWorkspacePlanResponse setWorkspacePlan(TokensStore& store,
                                                 const v1::SetWorkspacePlanRequest& request);
   // NOT_FOUND for an unknown workspace.
-  v1::CreateTokenResponse createWorkspaceKey(TokensStore& store,
-                                             const v1::CreateWorkspaceKeyRequest& request);
+  v1::CreateWorkspaceKeyResponse createWorkspaceKey(TokensStore& store,
+                                                    const v1::CreateWorkspaceKeyRequest& request);
   v1::VerifyKeyResponse verifyKey(TokensStore& store, const v1::VerifyKeyRequest& request);
   v1::ResolveHostResponse resolveHost(TokensStore& store, const v1::ResolveHostRequest& request);
   v1::CreateTokenResponse createToken(TokensStore& store, const v1::CreateTokenRequest& request);
