@@ -170,17 +170,6 @@ constexpr const char* kMergeSearchIndex = "responses_merge_search_index";
 constexpr const char* kMergeSearchIndexSql =
     "SELECT gin_clean_pending_list('responses.responses_search_keys'::regclass)";
 
-// Rows of link_counts per link: submissions into one link spread over them.
-constexpr int kCountShards = 16;
-
-// Each worker thread (one connection each) writes its own row of a link's counts, so that
-// concurrent submissions rarely wait for each other's row lock.
-int countShard() {
-  static thread_local const int shard =
-      static_cast<unsigned char>(crypto::randomBytes(1)[0]) % kCountShards;
-  return shard;
-}
-
 // Insight jobs as array parameters (workspace and response: only where a batch needs them).
 struct InsightJobArrays {
   PgArray workspace{PgArray::Element::kUuid}, response{PgArray::Element::kUuid},
@@ -219,6 +208,12 @@ void appendSearchable(std::string& out, std::string_view text) {
 }
 
 }  // namespace
+
+int countShard() {
+  static thread_local const int shard =
+      static_cast<unsigned char>(crypto::randomBytes(1)[0]) % kCountShards;
+  return shard;
+}
 
 std::string searchTextOf(const StoredResponse& stored) {
   std::string out;

@@ -61,6 +61,13 @@ class PgResponsesStore final : public ResponsesStore {
   pqxx::connection& connection_;
 };
 
+// Rows of link_counts per link: writes into one link spread over them.
+inline constexpr int kCountShards = 16;
+// The row of a link's counts this thread writes (each worker thread has one connection), so
+// that concurrent writers rarely wait for each other's row lock: every writer of link_counts
+// (submissions, erasures) takes its row from here.
+int countShard();
+
 // What `search` looks in: the email, every text value (strings, also inside lists) and every
 // transcription, one per line. U+0000 (which text cannot hold) becomes a space.
 std::string searchTextOf(const StoredResponse& stored);

@@ -27,16 +27,6 @@ constexpr std::size_t kTokenLength = 32;
 // The token hash of a response that has no token (not hex, so no SHA-256 equals it).
 constexpr std::string_view kNoToken = "none";
 
-std::optional<std::string> respondentEmail(bool given, const std::string& email) {
-  if (!given) return std::nullopt;
-  if (!questions::isEmailAddress(email)) {
-    throw ApiError(ErrorCode::kValidationError,
-                   "'respondent_email' must be an email address such as name@example.com.",
-                   {{"respondent_email", "must be an email address"}});
-  }
-  return email;
-}
-
 // A new response to the form's link, started now: fresh ids, `status`, the respondent's
 // email when given (VALIDATION_ERROR unless it is one).
 StoredResponse newResponse(const IntakeForm& form, std::string_view status, bool has_email,
@@ -152,6 +142,16 @@ void requireOpen(const StoredResponse& stored, const std::string& token, const I
                    "This response was already submitted and cannot change.");
   }
   form.requireActive();
+}
+
+std::optional<std::string> respondentEmail(bool given, const std::string& email) {
+  if (!given) return std::nullopt;
+  if (!questions::isEmailAddress(email)) {
+    throw ApiError(ErrorCode::kValidationError,
+                   "'respondent_email' must be an email address such as name@example.com.",
+                   {{"respondent_email", "must be an email address"}});
+  }
+  return email;
 }
 
 void noSuchResponse() {

@@ -95,6 +95,9 @@ class ResponsesService {
 StatusFilter statusFilter(const std::string& status);
 Ordering ordering(const std::string& name);
 
+// A respondent's email as given (nullopt when not `given`); VALIDATION_ERROR unless it is an
+// email address.
+std::optional<std::string> respondentEmail(bool given, const std::string& email);
 // 404: no such response (also one of another workspace or link, or without the right token).
 [[noreturn]] void noSuchResponse();
 // Sets the response's answers, as objects and as the text that is stored and shown.

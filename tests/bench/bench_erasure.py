@@ -10,6 +10,8 @@ import threading
 import time
 import uuid
 
+from bench_processes import stack_env
+
 ERASED = 10_000
 TARGETS = {"erased_per_s": 1000.0, "w4_share": 0.7}
 
@@ -65,13 +67,7 @@ def row(tools, gateway, base, made, link_body, root, stack_dir, w4_alone):
 
 def stored_between(stack_dir, link_uuid, since, until):
     """The link's responses submitted within [since, until] (seconds since the epoch)."""
-    env = {}
-    with open(os.path.join(stack_dir, "stack.env")) as f:
-        for line in f:
-            if "=" in line and not line.startswith("#"):
-                k, v = line.strip().split("=", 1)
-                env[k] = v.strip('"')
-    out = subprocess.run(["psql", env["DATABASE_URL"], "-XtAc",
+    out = subprocess.run(["psql", stack_env(stack_dir)["DATABASE_URL"], "-XtAc",
                           "SELECT count(*) FROM responses.responses WHERE link_uuid = "
                           f"'{link_uuid}' AND submitted_at BETWEEN to_timestamp({since}) "
                           f"AND to_timestamp({until})"], capture_output=True, text=True, check=True)

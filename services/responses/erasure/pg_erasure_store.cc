@@ -2,10 +2,10 @@
 
 #include <pqxx/pqxx>
 
-#include "common/core/crypto.h"
 #include "common/pg/deadlock_retry.h"
 #include "common/pg/pg_array.h"
 #include "common/pg/sql_text.h"
+#include "services/responses/pg_responses_store.h"
 
 namespace feedback::responses {
 namespace {
@@ -80,13 +80,6 @@ constexpr const char* kOldestSql =
     " UNION ALL"
     " (SELECT sort_at FROM responses.responses WHERE workspace_uuid = $1"
     "  AND status = 'in_progress' ORDER BY sort_at LIMIT 1)) AS firsts";
-
-// Rows of link_counts per link, as PgResponsesStore writes them.
-constexpr int kCountShards = 16;
-
-int countShard() {
-  return static_cast<unsigned char>(crypto::randomBytes(1)[0]) % kCountShards;
-}
 
 }  // namespace
 

@@ -6,7 +6,6 @@
 #include "common/core/errors.h"
 #include "common/core/ids.h"
 #include "common/core/log.h"
-#include "common/questions/answer_rules.h"
 #include "common/redis/response_counts.h"
 #include "services/responses/responses_service.h"
 
@@ -124,15 +123,13 @@ v1::DeleteResponseResponse ResponseErasure::deleteResponse(
 
 v1::EraseRespondentResponse ResponseErasure::eraseRespondent(
     ErasureStore& store, const v1::EraseRespondentRequest& request) {
-  if (!request.has_respondent_email() || !questions::isEmailAddress(request.respondent_email())) {
-    throw ApiError(ErrorCode::kValidationError,
-                   "'respondent_email' must be an email address such as name@example.com.",
-                   {{"respondent_email",
-                     request.has_respondent_email() ? "must be an email address" : "is required"}});
+  if (!request.has_respondent_email()) {
+    throw ApiError(ErrorCode::kValidationError, "'respondent_email' is required.",
+                   {{"respondent_email", "is required"}});
   }
   ErasureSelection selection;
   selection.workspace_uuid = request.caller().workspace().uuid();
-  selection.email = request.respondent_email();
+  selection.email = respondentEmail(true, request.respondent_email());
   v1::EraseRespondentResponse out;
   out.set_erased(
       eraseAll(store, selection, eraserOf(request.caller()), ErasureReason::kRespondent));
